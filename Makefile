@@ -1,0 +1,36 @@
+# Every target sets up its own virtual environment, so a fresh clone needs only Python 3.11+.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+PY     := $(BIN)/python
+
+.PHONY: test lint bench demo clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+$(VENV)/.stamp-test: pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $@
+
+$(VENV)/.stamp-bench: pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e '.[test,bench]'
+	touch $@
+
+test: $(VENV)/.stamp-test
+	$(PY) -m pytest
+
+lint: $(VENV)/.stamp-test
+	$(BIN)/ruff check newsspider tests bench
+	$(BIN)/ruff format --check newsspider tests bench
+	$(BIN)/mypy
+
+bench: $(VENV)/.stamp-bench
+	$(PY) -m bench $(BENCH_ARGS)
+
+demo: $(VENV)/.stamp-test
+	$(PY) -m newsspider demo
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build *.egg-info

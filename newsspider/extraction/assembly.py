@@ -1,0 +1,85 @@
+"""From a chosen container to the article body: which segments stay, in document order."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from newsspider.extraction.scoring import ContainerChoice
+from newsspider.extraction.segments import HEADING_TAGS, PageSegments, Segment
+
+MAX_LINK_DENSITY = 0.5
+# A sibling of the container joins the body when it is at least this share of the container's
+# score: articles split into several sibling blocks (lead, body, continuation) are common.
+SIBLING_SHARE = 0.25
+
+
+@dataclass(frozen=True, slots=True)
+class BodySelection:
+    container: int
+    segment_ids: tuple[int, ...]
+
+
+def _furniture_below(page: PageSegments, roots: list[int]) -> list[bool]:
+    """Per block: is it, or a block between it and one of the chosen roots, page furniture?"""
+    blocks = page.blocks
+    furniture = [False] * len(blocks)
+    for root in roots:
+        node = blocks[root]
+        for block_id in range(root + 1, node.end + 1):
+            parent = blocks[block_id].parent
+            inherited = furniture[parent] if parent > root else False
+            furniture[block_id] = inherited or (
+                blocks[block_id].signal < 0 and not page.is_wrapper(block_id, root)
+            )
+    return furniture
+
+
+def _sibling_roots(page: PageSegments, choice: ContainerChoice) -> list[int]:
+    blocks = page.blocks
+    container = blocks[choice.block]
+    if container.parent < 0 or choice.score <= 0:
+        return [choice.block]
+    threshold = choice.score * SIBLING_SHARE
+    roots = []
+    parent = container.parent
+    block_id = parent + 1
+    end = blocks[parent].end
+    while block_id <= end:
+        node = blocks[block_id]
+        if block_id == choice.block or (
+            node.signal >= 0 and choice.subtree_scores[block_id] >= threshold
+        ):
+            roots.append(block_id)
+        block_id = node.end + 1
+    return roots
+
+
+def _keep(segment: Segment, value: float, furniture: bool, caption: bool) -> bool:
+    if furniture or caption:
+        return False
+    if segment.tag == "h1":
+        return False  # the headline is the title field, not body text
+    if segment.tag in HEADING_TAGS:
+        return segment.link_density <= MAX_LINK_DENSITY
+    return segment.link_density <= MAX_LINK_DENSITY or value > 0
+
+
+def select_body(page: PageSegments, choice: ContainerChoice) -> BodySelection:
+    roots = _sibling_roots(page, choice)
+    furniture = _furniture_below(page, roots)
+    ranges = [(r, page.blocks[r].end) for r in roots]
+    kept = []
+    for index, segment in enumerate(page.segments):
+        owner = segment.owner
+        if not any(start <= owner <= end for start, end in ranges):
+            continue
+        if _keep(segment, choice.values[index], furniture[owner], page.blocks[owner].caption):
+            kept.append(index)
+    return BodySelection(choice.block, tuple(kept))
+
+
+def body_text(page: PageSegments, selection: BodySelection) -> str:
+    lines: list[str] = []
+    for index in selection.segment_ids:
+        lines.extend(page.segments[index].lines)
+    return "\n".join(lines)

@@ -1,0 +1,119 @@
+"""Bytes to text, the way a careful browser would do it.
+
+Order: byte-order mark; valid UTF-8 (a page that decodes as UTF-8 is UTF-8 whatever its label
+says: mislabelled UTF-8 is far more common than text that happens to be valid UTF-8); the
+caller's encoding (the HTTP header); the page's own ``<meta charset>``; statistical detection.
+A declared encoding is only believed when the bytes agree with it, so a wrong label falls through
+to the next source instead of producing mojibake.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from dataclasses import dataclass
+
+from w3lib.encoding import html_body_declared_encoding, read_bom, resolve_encoding
+
+# Multi-byte encodings whose decoders reject foreign bytes, so a strict decode is a real test.
+_MULTIBYTE = frozenset(
+    {"gb18030", "big5hkscs", "big5", "shift_jis", "cp932", "euc_jp", "euc_kr", "cp949", "utf-16"}
+)
+# Single-byte Latin encodings that decode anything, so they need a plausibility check instead.
+_LATIN_SINGLE_BYTE = frozenset({"cp1252", "latin_1", "iso8859_15", "cp1250", "iso8859_2"})
+_DETECT_SAMPLE = 256 * 1024
+_TAGS = re.compile(rb"<[^>]*>")
+_NON_ASCII_LETTER_RUN = re.compile(r"[À-ÿ]{3,}")
+
+
+@dataclass(frozen=True, slots=True)
+class DecodedPage:
+    text: str
+    encoding: str
+    #: The page as UTF-8 bytes when it already was UTF-8 (saves a re-encode before parsing).
+    utf8: bytes | None
+    #: Where the encoding came from: "bom", "utf-8", "declared", "meta", "detected", "fallback".
+    source: str
+
+
+def _codec_name(label: str | None) -> str | None:
+    """Normalise a label with w3lib's browser-compatible mapping (gb2312→gb18030, …)."""
+    if not label:
+        return None
+    resolved = resolve_encoding(label)
+    if resolved is None:
+        return None
+    try:
+        return codecs.lookup(resolved).name
+    except LookupError:
+        return None
+
+
+def _strict_decode(data: bytes, codec: str) -> str | None:
+    try:
+        return data.decode(codec)
+    except (UnicodeDecodeError, LookupError):
+        return None
+
+
+def _looks_like_mojibake(text: str) -> bool:
+    """Cyrillic or CJK bytes read as Latin-1 give long runs of accented letters."""
+    runs = _NON_ASCII_LETTER_RUN.findall(text, 0, 200_000)
+    return sum(map(len, runs)) > 200
+
+
+def _believe(data: bytes, codec: str) -> str | None:
+    """Decode with a declared codec if the bytes are consistent with it, else None."""
+    if codec in ("utf-8", "ascii"):
+        return None  # already tried strictly before any declaration
+    if codec in _MULTIBYTE:
+        text = _strict_decode(data, codec)
+        if text is not None:
+            return text
+        # Real pages often carry a few broken bytes; accept if they are rare.
+        text = data.decode(codec, errors="replace")
+        return text if text.count("\ufffd") <= max(8, len(text) // 2000) else None
+    text = data.decode(codec, errors="replace")
+    if codec in _LATIN_SINGLE_BYTE and _looks_like_mojibake(text):
+        return None
+    return text
+
+
+def _detect(data: bytes) -> str | None:
+    from charset_normalizer import from_bytes
+
+    # Markup is ASCII and drowns the signal; the detector only needs the text.
+    sample = _TAGS.sub(b" ", data[:_DETECT_SAMPLE])
+    best = from_bytes(sample).best()
+    return _codec_name(best.encoding) if best is not None else None
+
+
+def decode_html(data: bytes, encoding: str | None = None) -> DecodedPage:
+    """Decode a page's bytes. Never raises; undecodable bytes become U+FFFD."""
+    bom_encoding, bom = read_bom(data)
+    if bom_encoding and bom:
+        codec = _codec_name(bom_encoding) or "utf-8"
+        return DecodedPage(data[len(bom) :].decode(codec, errors="replace"), codec, None, "bom")
+
+    if data.isascii():
+        return DecodedPage(data.decode("ascii"), _codec_name(encoding) or "utf-8", data, "utf-8")
+    as_utf8 = _strict_decode(data, "utf-8")
+    if as_utf8 is not None:
+        return DecodedPage(as_utf8, "utf-8", data, "utf-8")
+
+    declarations: tuple[tuple[str | None, str], ...] = (
+        (encoding, "declared"),
+        (html_body_declared_encoding(data), "meta"),
+    )
+    for label, source in declarations:
+        codec = _codec_name(label)
+        if codec is None:
+            continue
+        believed = _believe(data, codec)
+        if believed is not None:
+            return DecodedPage(believed, codec, None, source)
+
+    detected = _detect(data)
+    if detected is not None:
+        return DecodedPage(data.decode(detected, errors="replace"), detected, None, "detected")
+    return DecodedPage(data.decode("utf-8", errors="replace"), "utf-8", None, "fallback")

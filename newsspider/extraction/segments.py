@@ -1,0 +1,354 @@
+"""One pass over the tree: block elements and the text segments they own, with their statistics.
+
+A *segment* is a run of inline text between two block boundaries (a paragraph, a list item, a
+heading, the loose text of a ``div``). Each carries what the density methods need: characters,
+characters inside links, punctuation, and the block element that owns it. Block elements are
+numbered in document order, so a subtree is a contiguous id range ``[id, end]`` — container
+scoring is then a single reverse sweep, never a recursion.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from lxml import etree
+
+from newsspider.extraction.textstats import count_dense_script, count_punctuation
+
+BLOCK_TAGS = frozenset(
+    """address article aside blockquote body center dd details dialog div dl dt fieldset
+    figcaption figure footer form h1 h2 h3 h4 h5 h6 header hgroup hr html li main menu nav ol p
+    pre section summary table tbody td tfoot th thead tr ul caption""".split()
+)
+HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+# Page regions that are boilerplate by their HTML5 role.
+_BOILERPLATE_TAGS = frozenset({"nav", "aside", "footer", "menu"})
+
+_CAMEL = re.compile(r"([a-z])([A-Z])")
+_TOKEN_SPLIT = re.compile(r"[^a-z0-9]+")
+# Class/id words of page furniture. Whole tokens only: "comment" is noise, "commentary" is not.
+# Strong words name regions that never wrap an article; weak ones ("widget", "modal", "promo")
+# also appear on wrappers, so they only count inside the chosen container.
+STRONG_NEGATIVE_TOKENS = frozenset(
+    """comment comments commentlist disqus respond replies related relatedposts
+    recommended recommendation recommendations recirc recirculation outbrain taboola share
+    sharing sharebar social socials newsletter subscribe subscription signup cookie cookies
+    consent gdpr sidebar footer nav navbar navigation menu breadcrumb breadcrumbs pagination
+    pager advert advertisement advertising ads adslot sponsor sponsored popup trending popular
+    mostread""".split()
+)
+WEAK_NEGATIVE_TOKENS = frozenset(
+    """reply ad banner modal toolbar widget masthead tags tagcloud keywords rating ratings skip
+    print login paywall teaser teasers more promo promotion""".split()
+)
+POSITIVE_TOKENS = frozenset(
+    """article articlebody articlecontent articletext body content entry entrycontent post
+    postbody postcontent story storybody storycontent text prose main maincontent blog news
+    hentry""".split()
+)
+
+
+def class_tokens(element: etree._Element) -> set[str]:
+    """The words of an element's class and id, camelCase split, lower-cased."""
+    raw = f"{element.get('class') or ''} {element.get('id') or ''}"
+    if not raw.strip():
+        return set()
+    words = _TOKEN_SPLIT.split(_CAMEL.sub(r"\1 \2", raw).lower())
+    tokens = {w for w in words if w}
+    tokens.add(_TOKEN_SPLIT.sub("", raw.lower()))
+    return tokens
+
+
+_signal_cache: dict[str, int] = {}
+_SIGNAL_CACHE_LIMIT = 50_000
+
+
+_CAPTION_TAGS = frozenset({"figure", "figcaption"})
+_PAGE_TAGS = frozenset({"html", "body"})
+CAPTION_TOKENS = frozenset(
+    """caption captions wpcaption wpcaptiontext imagecaption photocaption figcaption credit
+    credits imagecredit photocredit""".split()
+)
+_caption_cache: dict[str, bool] = {}
+
+
+def caption_class(element: etree._Element) -> bool:
+    classes = element.get("class")
+    if not classes:
+        return False
+    # Class only: "caption" in an id names a slot more often than the caption text itself.
+    flag = _caption_cache.get(classes)
+    if flag is None:
+        words = _TOKEN_SPLIT.split(_CAMEL.sub(r"\1 \2", classes).lower())
+        flag = not CAPTION_TOKENS.isdisjoint(words)
+        if len(_caption_cache) > _SIGNAL_CACHE_LIMIT:
+            _caption_cache.clear()
+        _caption_cache[classes] = flag
+    return flag
+
+
+STRONG_FURNITURE = -2
+WEAK_FURNITURE = -1
+
+
+def class_signal(element: etree._Element) -> int:
+    """-2/-1 for strong/weak furniture class or id words, +1 for article-like ones, else 0."""
+    classes = element.get("class")
+    ident = element.get("id")
+    if classes is None and ident is None:
+        return 0
+    key = f"{classes}\x00{ident}"
+    signal = _signal_cache.get(key)
+    if signal is None:
+        tokens = class_tokens(element)
+        positive = bool(tokens & POSITIVE_TOKENS)
+        if tokens & STRONG_NEGATIVE_TOKENS:
+            # "article-body pagination-fix": the article word wins over the page-region word.
+            signal = WEAK_FURNITURE if positive else STRONG_FURNITURE
+        elif tokens & WEAK_NEGATIVE_TOKENS:
+            signal = 0 if positive else WEAK_FURNITURE
+        else:
+            signal = 1 if positive else 0
+        if len(_signal_cache) > _SIGNAL_CACHE_LIMIT:
+            _signal_cache.clear()
+        _signal_cache[key] = signal
+    return signal
+
+
+@dataclass(slots=True)
+class BlockNode:
+    """A block-level element: its place in document order and its class/id signal."""
+
+    element: etree._Element
+    tag: str
+    parent: int  # id of the enclosing block, -1 for the root
+    depth: int
+    #: STRONG_FURNITURE/WEAK_FURNITURE by tag or class/id, +1 article-like class/id, else 0.
+    signal: int
+    end: int = -1  # last block id inside this one (inclusive)
+    #: itemprop="articleBody" and the like: the page says this is the article.
+    declared_body: bool = False
+    #: This block or one of its ancestors is page furniture.
+    furniture: bool = False
+    #: Inside a figure or caption: shown with the article, not part of its running text.
+    caption: bool = False
+
+
+@dataclass(slots=True)
+class Segment:
+    """A run of inline text owned by one block element."""
+
+    owner: int
+    lines: list[str]
+    chars: int
+    link_chars: int
+    punctuation: int
+    dense_chars: int  # CJK/kana/hangul characters, each worth about a word
+    tag: str
+    #: True when an ancestor block (or the owner) is page furniture.
+    in_boilerplate: bool = False
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+    @property
+    def link_density(self) -> float:
+        return self.link_chars / self.chars if self.chars else 0.0
+
+
+@dataclass(slots=True)
+class PageSegments:
+    blocks: list[BlockNode] = field(default_factory=list)
+    segments: list[Segment] = field(default_factory=list)
+    #: Non-link characters in each block's subtree.
+    prose: list[int] = field(default_factory=list)
+
+    def is_wrapper(self, block_id: int, around: int) -> bool:
+        """Does this block hold so much of `around` that it is a layout wrapper, not furniture?
+
+        ("has-sidebar" on <body>, an off-canvas "menu-wrapper" or a "widget-container" around
+        the whole article.) A footer can hold most of a short page's prose, but not most of
+        its structure, hence the two measures.
+        """
+        blocks = self.blocks
+        inner = blocks[block_id].end - block_id + 1
+        outer = blocks[around].end - around + 1
+        return (
+            inner >= WRAPPER_BLOCK_SHARE * outer
+            or self.prose[block_id] >= WRAPPER_PROSE_SHARE * self.prose[around]
+        )
+        # "l-sidebar-fixed" around the main column holds an article-like block with most of
+        # its prose; a real sidebar holds only small teasers.
+        half = prose[block_id] / 2
+        for inner_id in range(block_id + 1, end + 1):
+            node = blocks[inner_id]
+            if (node.signal > 0 or node.tag in _ARTICLE_TAGS) and prose[inner_id] >= half:
+                return True
+        return False
+
+
+# Stands for <br> inside collected text; the parser has already removed every control character.
+_BREAK = "\x00"
+_INLINE, _BLOCK, _LINK, _BREAK_TAG = 0, 1, 2, 3
+_tag_kinds: dict[str, int] = dict.fromkeys(BLOCK_TAGS, _BLOCK) | {"a": _LINK, "br": _BREAK_TAG}
+
+
+def _tag_kind(tag: str) -> int:
+    kind = _tag_kinds.get(tag)
+    if kind is None:
+        # Custom elements (<article-body>, <amp-story>) are containers more often than inline.
+        kind = _BLOCK if "-" in tag else _INLINE
+        if len(_tag_kinds) < 10_000:
+            _tag_kinds[tag] = kind
+    return kind
+
+
+def is_hidden(element: etree._Element) -> bool:
+    """Hidden by attribute or inline style: not shown to readers, so not article text."""
+    if element.get("hidden") is not None or element.get("aria-hidden") == "true":
+        return True
+    style = element.get("style")
+    if style is None:
+        return False
+    style = style.replace(" ", "").lower()
+    return "display:none" in style or "visibility:hidden" in style
+
+
+def segment_page(root: etree._Element) -> PageSegments:
+    """Walk the tree once (iteratively) and cut it into blocks and text segments."""
+    page = PageSegments()
+    blocks = page.blocks
+    segments = page.segments
+    stack: list[int] = []  # open block ids
+    pieces: list[str] = []
+    link_pieces: list[str] = []
+    has_text = False
+    link_depth = 0
+    pre_depth = 0
+    skipped: etree._Element | None = None
+
+    def flush(owner: int) -> None:
+        nonlocal has_text
+        if not has_text:
+            pieces.clear()
+            link_pieces.clear()
+            return
+        has_text = False
+        raw = "".join(pieces)
+        pieces.clear()
+        if pre_depth:
+            lines = [line.rstrip() for line in raw.replace(_BREAK, "\n").split("\n")]
+            lines = [line for line in lines if line.strip()]
+        elif _BREAK in raw:
+            lines = [" ".join(line.split()) for line in raw.split(_BREAK)]
+            lines = [line for line in lines if line]
+        else:
+            lines = [" ".join(raw.split())]
+        link_chars = 0
+        if link_pieces:
+            link_chars = len(" ".join("".join(link_pieces).split()))
+            link_pieces.clear()
+        if not lines:
+            return
+        text = lines[0] if len(lines) == 1 else " ".join(lines)
+        chars = len(text)
+        segments.append(
+            Segment(
+                owner=owner,
+                lines=lines,
+                chars=chars,
+                link_chars=min(chars, link_chars),
+                punctuation=count_punctuation(text),
+                dense_chars=count_dense_script(text),
+                tag=blocks[owner].tag,
+            )
+        )
+
+    walker = etree.iterwalk(root, events=("start", "end"))
+    for event, element in walker:
+        tag = element.tag
+        if not isinstance(tag, str):
+            continue
+        kind = _tag_kinds.get(tag)
+        if kind is None:
+            kind = _tag_kind(tag)
+        if event == "start":
+            if element.attrib and is_hidden(element):
+                walker.skip_subtree()
+                skipped = element
+                continue
+            if kind == _BLOCK:
+                if stack:
+                    flush(stack[-1])
+                # <html>/<body> classes describe page state ("has-sidebar", feature flags).
+                page_level = tag in _PAGE_TAGS
+                if tag in _BOILERPLATE_TAGS:
+                    signal = STRONG_FURNITURE
+                else:
+                    signal = 0 if page_level else class_signal(element)
+                blocks.append(
+                    BlockNode(
+                        element=element,
+                        tag=tag,
+                        parent=stack[-1] if stack else -1,
+                        depth=len(stack),
+                        signal=signal,
+                        declared_body=element.get("itemprop") == "articleBody",
+                        caption=(bool(stack) and blocks[stack[-1]].caption)
+                        or tag in _CAPTION_TAGS
+                        or (not page_level and caption_class(element)),
+                    )
+                )
+                stack.append(len(blocks) - 1)
+                if tag == "pre":
+                    pre_depth += 1
+            elif kind == _LINK:
+                link_depth += 1
+            elif kind == _BREAK_TAG:
+                pieces.append(_BREAK)
+            text = element.text
+        else:
+            if element is skipped:
+                skipped = None
+            elif kind == _BLOCK:
+                if stack:
+                    own = stack.pop()
+                    flush(own)
+                    blocks[own].end = len(blocks) - 1
+                if tag == "pre":
+                    pre_depth -= 1
+            elif kind == _LINK and link_depth:
+                link_depth -= 1
+            text = element.tail
+        if text:
+            pieces.append(text)
+            if link_depth:
+                link_pieces.append(text)
+            if not has_text and not text.isspace():
+                has_text = True
+    if stack:
+        flush(stack[-1])
+    for node in blocks:
+        if node.end < 0:
+            node.end = len(blocks) - 1
+    _mark_furniture(page)
+    return page
+
+
+WRAPPER_BLOCK_SHARE = 0.5
+WRAPPER_PROSE_SHARE = 0.75
+
+
+def _mark_furniture(page: PageSegments) -> None:
+    """Per-block prose totals; furniture flags are decided by scoring once it knows the
+    densest region (a furniture class on an ancestor of that region is a layout wrapper)."""
+    blocks = page.blocks
+    prose = page.prose = [0] * len(blocks)
+    for segment in page.segments:
+        prose[segment.owner] += segment.chars - segment.link_chars
+    for block_id in range(len(blocks) - 1, 0, -1):
+        parent = blocks[block_id].parent
+        if parent >= 0:
+            prose[parent] += prose[block_id]

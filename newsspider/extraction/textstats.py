@@ -1,0 +1,35 @@
+"""Script-independent text measures: characters and Unicode punctuation, no word lists."""
+
+from __future__ import annotations
+
+import re
+
+_WHITESPACE = re.compile(r"\s+")
+
+
+# Sentence punctuation across scripts: Latin, CJK (full-width), Arabic, Devanagari, Armenian,
+# Ethiopic, plus quotation marks. Deliberately absent: | · • / brackets and dashes, which decorate
+# menus and link lists as often as prose.
+_PUNCTUATION_CHARS = (
+    ".,;:!?\u2026\u00ab\u00bb\u201c\u201d\u201e\u2018\u2019\u00bf\u00a1"
+    "\u3001\u3002\uff0c\uff1b\uff1a\uff01\uff1f\u300c\u300d\u300e\u300f\u300a\u300b"
+    "\uff0e\uff61\uff64\u060c\u061b\u061f\u06d4\u0964\u0965\u0589\u1362\u1363"
+)
+
+
+_PUNCTUATION = re.compile(f"[{re.escape(_PUNCTUATION_CHARS)}]")
+# CJK ideographs, kana and hangul carry roughly a word each; Latin letters a fifth of one.
+_DENSE_SCRIPT = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+
+
+def normalize_space(text: str) -> str:
+    """Collapse runs of whitespace to one space and strip the ends."""
+    return _WHITESPACE.sub(" ", text).strip()
+
+
+def count_punctuation(text: str) -> int:
+    return _PUNCTUATION.subn("", text)[1]
+
+
+def count_dense_script(text: str) -> int:
+    return _DENSE_SCRIPT.subn("", text)[1]
