@@ -67,12 +67,12 @@ def _believe(data: bytes, codec: str) -> str | None:
     if codec in ("utf-8", "ascii"):
         return None  # already tried strictly before any declaration
     if codec in _MULTIBYTE:
-        text = _strict_decode(data, codec)
-        if text is not None:
-            return text
+        strict = _strict_decode(data, codec)
+        if strict is not None:
+            return strict
         # Real pages often carry a few broken bytes; accept if they are rare.
-        text = data.decode(codec, errors="replace")
-        return text if text.count("\ufffd") <= max(8, len(text) // 2000) else None
+        lenient = data.decode(codec, errors="replace")
+        return lenient if lenient.count("\ufffd") <= max(8, len(lenient) // 2000) else None
     text = data.decode(codec, errors="replace")
     if codec in _LATIN_SINGLE_BYTE and _looks_like_mojibake(text):
         return None

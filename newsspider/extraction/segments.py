@@ -179,14 +179,6 @@ class PageSegments:
             inner >= WRAPPER_BLOCK_SHARE * outer
             or self.prose[block_id] >= WRAPPER_PROSE_SHARE * self.prose[around]
         )
-        # "l-sidebar-fixed" around the main column holds an article-like block with most of
-        # its prose; a real sidebar holds only small teasers.
-        half = prose[block_id] / 2
-        for inner_id in range(block_id + 1, end + 1):
-            node = blocks[inner_id]
-            if (node.signal > 0 or node.tag in _ARTICLE_TAGS) and prose[inner_id] >= half:
-                return True
-        return False
 
 
 # Stands for <br> inside collected text; the parser has already removed every control character.
