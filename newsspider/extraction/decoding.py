@@ -92,8 +92,9 @@ def decode_html(data: bytes, encoding: str | None = None) -> DecodedPage:
     """Decode a page's bytes. Never raises; undecodable bytes become U+FFFD."""
     bom_encoding, bom = read_bom(data)
     if bom_encoding and bom:
-        codec = _codec_name(bom_encoding) or "utf-8"
-        return DecodedPage(data[len(bom) :].decode(codec, errors="replace"), codec, None, "bom")
+        bom_codec = _codec_name(bom_encoding) or "utf-8"
+        text = data[len(bom) :].decode(bom_codec, errors="replace")
+        return DecodedPage(text, bom_codec, None, "bom")
 
     if data.isascii():
         return DecodedPage(data.decode("ascii"), _codec_name(encoding) or "utf-8", data, "utf-8")
