@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
@@ -9,12 +10,20 @@ from typing import Any
 from newsspider.extraction.article import Article
 from newsspider.extraction.assembly import body_text, select_body
 from newsspider.extraction.cleaning import clean_tree
+from newsspider.extraction.confidence import confidence_features, score_confidence
 from newsspider.extraction.decoding import decode_html
+from newsspider.extraction.html_output import body_html
+from newsspider.extraction.metadata import PageMetadata, read_metadata
+from newsspider.extraction.pagetype import body_shape, classify_page, read_page_signals
 from newsspider.extraction.parsing import parse_html
 from newsspider.extraction.scoring import choose_container
 from newsspider.extraction.segments import segment_page
 
+logger = logging.getLogger(__name__)
+
 ALGORITHMS: tuple[str, ...] = ("default",)
+#: Pages are cut to this many bytes before parsing unless the caller says otherwise.
+DEFAULT_MAX_BYTES = 20 * 1024 * 1024
 
 
 def extract(
@@ -25,18 +34,47 @@ def extract(
     reference_time: datetime | None = None,
     hints: Mapping[str, Any] | None = None,
     algorithm: str = "default",
-    max_bytes: int | None = None,
+    max_bytes: int | None = DEFAULT_MAX_BYTES,
 ) -> Article:
-    """Extract the article from one page. Never raises on any input.
+    """Extract the article from one page. Never raises on any page content.
 
     html: the page, raw bytes (decoded as a browser would) or already-decoded text.
     url: where the page came from; used to resolve links and as date evidence.
-    encoding: the encoding the caller knows (HTTP header), tried after a BOM.
+    encoding: the encoding the caller knows (HTTP header), tried after a BOM and valid UTF-8.
     reference_time: "now" for relative dates ("3 hours ago"); without it they are ignored.
     hints: metadata from elsewhere (a feed entry, a sitemap): ``title``, ``date``, ``authors``.
-    algorithm: one of `ALGORITHMS`.
-    max_bytes: parse at most this many bytes of the page.
+    algorithm: one of `ALGORITHMS` (a `ValueError` for any other name: that is a caller bug).
+    max_bytes: parse at most this many bytes of the page (None: no limit).
     """
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"unknown algorithm {algorithm!r}; choose from {', '.join(ALGORITHMS)}")
+    try:
+        return _extract(
+            html,
+            url,
+            encoding,
+            reference_time=reference_time,
+            hints=hints,
+            max_bytes=max_bytes,
+        )
+    except Exception:  # the promise is "never raises": a bug becomes a flagged, empty result
+        logger.exception("newsspider: extraction failed for %s", url)
+        return Article(url=url, page_type="other", warnings=("internal-error",))
+
+
+def _extract(
+    html: bytes | str,
+    url: str | None,
+    encoding: str | None,
+    *,
+    reference_time: datetime | None,
+    hints: Mapping[str, Any] | None,
+    max_bytes: int | None,
+) -> Article:
+    warnings: list[str] = []
+    if max_bytes is not None and len(html) > max_bytes:
+        html = html[:max_bytes]
+        warnings.append("truncated")
     if isinstance(html, bytes):
         decoded = decode_html(html, encoding)
         source: str | bytes = decoded.utf8 if decoded.utf8 is not None else decoded.text
@@ -45,11 +83,60 @@ def extract(
         source, used_encoding = html, None
     root = parse_html(source)
     if root is None:
-        return Article(url=url, encoding=used_encoding, page_type="empty")
+        return Article(url=url, encoding=used_encoding, page_type="empty", warnings=(*warnings,))
+
+    # Metadata and page signals first: cleaning removes the scripts and forms they read.
+    metadata = read_metadata(root, url, reference_time=reference_time, hints=hints)
+    signals = read_page_signals(root)
     clean_tree(root)
     page = segment_page(root)
     choice = choose_container(page)
     if choice is None:
-        return Article(url=url, encoding=used_encoding, page_type="empty")
+        return _without_body(url, used_encoding, metadata, warnings)
     selection = select_body(page, choice)
-    return Article(url=url, body=body_text(page, selection), encoding=used_encoding)
+    text = body_text(page, selection)
+    shape = body_shape(page, selection.segment_ids, selection.container)
+    page_type = classify_page(signals, shape, metadata.is_article_hint)
+    runner_up_ratio = choice.runner_up / choice.score if choice.score > 0 else 1.0
+    features = confidence_features(shape, metadata.is_article_hint, None, runner_up_ratio)
+    return Article(
+        url=url,
+        canonical_url=metadata.canonical_url,
+        title=metadata.title,
+        body=text,
+        body_html=body_html(page, selection.segment_ids, selection.caption_ids),
+        date=metadata.date,
+        date_modified=metadata.date_modified,
+        authors=metadata.authors,
+        language=metadata.language,
+        description=metadata.description,
+        site_name=metadata.site_name,
+        image=metadata.image,
+        page_type=page_type,
+        confidence=score_confidence(features, page_type) if text else 0.0,
+        encoding=used_encoding,
+        warnings=tuple(warnings),
+    )
+
+
+def _without_body(
+    url: str | None, encoding: str | None, metadata: PageMetadata, warnings: list[str]
+) -> Article:
+    return Article(
+        url=url,
+        canonical_url=metadata.canonical_url,
+        title=metadata.title,
+        date=metadata.date,
+        date_modified=metadata.date_modified,
+        authors=metadata.authors,
+        language=metadata.language,
+        description=metadata.description,
+        site_name=metadata.site_name,
+        image=metadata.image,
+        page_type="empty",
+        encoding=encoding,
+        warnings=(*warnings, "no-body-found"),
+    )
+
+
+__all__ = ["ALGORITHMS", "DEFAULT_MAX_BYTES", "extract"]

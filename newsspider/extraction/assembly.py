@@ -17,6 +17,8 @@ SIBLING_SHARE = 0.25
 class BodySelection:
     container: int
     segment_ids: tuple[int, ...]
+    #: Figure captions inside the article: left out of the text, kept for the HTML.
+    caption_ids: tuple[int, ...] = ()
 
 
 def _furniture_below(page: PageSegments, roots: list[int]) -> list[bool]:
@@ -69,13 +71,17 @@ def select_body(page: PageSegments, choice: ContainerChoice) -> BodySelection:
     furniture = _furniture_below(page, roots)
     ranges = [(r, page.blocks[r].end) for r in roots]
     kept = []
+    captions = []
     for index, segment in enumerate(page.segments):
         owner = segment.owner
         if not any(start <= owner <= end for start, end in ranges):
             continue
-        if _keep(segment, choice.values[index], furniture[owner], page.blocks[owner].caption):
+        node = page.blocks[owner]
+        if _keep(segment, choice.values[index], furniture[owner], node.caption):
             kept.append(index)
-    return BodySelection(choice.block, tuple(kept))
+        elif node.caption and not furniture[owner] and segment.link_density <= MAX_LINK_DENSITY:
+            captions.append(index)
+    return BodySelection(choice.block, tuple(kept), tuple(captions))
 
 
 def body_text(page: PageSegments, selection: BodySelection) -> str:

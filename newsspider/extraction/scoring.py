@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from newsspider.extraction.segments import STRONG_FURNITURE, PageSegments, Segment
 
 # A segment pays a fixed cost: menus and bylines are many short blocks, prose a few long ones.
-SEGMENT_COST = 25.0
-LINK_PENALTY = 2.0
-BOILERPLATE_FACTOR = 0.2
+SEGMENT_COST = 10.0
+LINK_PENALTY = 3.5
+BOILERPLATE_FACTOR = 0.0
 _CELL_TAGS = frozenset({"td", "th"})
 
 
@@ -46,6 +46,9 @@ class ContainerChoice:
     score: float
     values: tuple[float, ...]  # value per segment
     subtree_scores: tuple[float, ...]  # score per block
+    #: Best score of a block outside the chosen subtree and its ancestors: a close runner-up
+    #: means the page has two article-like regions and the choice is uncertain.
+    runner_up: float = 0.0
 
 
 def _subtree_scores(page: PageSegments, values: tuple[float, ...]) -> list[float]:
@@ -90,4 +93,18 @@ def choose_container(page: PageSegments) -> ContainerChoice | None:
         elif node.declared_body and scores[block_id] > 0:
             adjusted[block_id] = scores[block_id] * 1.5
     best = max(range(len(blocks)), key=adjusted.__getitem__)
-    return ContainerChoice(best, scores[best], values, tuple(scores))
+    ancestors = set()
+    block_id = best
+    while block_id >= 0:
+        ancestors.add(block_id)
+        block_id = blocks[block_id].parent
+    end = blocks[best].end
+    runner_up = max(
+        (
+            adjusted[i]
+            for i in range(len(blocks))
+            if i not in ancestors and not best <= i <= end and not blocks[i].furniture
+        ),
+        default=0.0,
+    )
+    return ContainerChoice(best, scores[best], values, tuple(scores), max(runner_up, 0.0))

@@ -267,7 +267,8 @@ def segment_page(root: etree._Element) -> PageSegments:
         if kind is None:
             kind = _tag_kind(tag)
         if event == "start":
-            if element.attrib and is_hidden(element):
+            hidden = bool(element.attrib) and is_hidden(element)
+            if hidden and kind != _BLOCK:
                 walker.skip_subtree()
                 skipped = element
                 continue
@@ -276,7 +277,9 @@ def segment_page(root: etree._Element) -> PageSegments:
                     flush(stack[-1])
                 # <html>/<body> classes describe page state ("has-sidebar", feature flags).
                 page_level = tag in _PAGE_TAGS
-                if tag in _BOILERPLATE_TAGS:
+                # Hidden blocks are furniture unless they wrap the page's prose: some sites
+                # (WeChat) hide the whole article until a script reveals it.
+                if tag in _BOILERPLATE_TAGS or hidden:
                     signal = STRONG_FURNITURE
                 else:
                     signal = 0 if page_level else class_signal(element)

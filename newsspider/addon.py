@@ -1,0 +1,36 @@
+"""`Addon`: enable newsspider with ``ADDONS = {"newsspider.Addon": 300}``.
+
+It only touches settings (add-ons run before stats and components exist) and is idempotent:
+components already configured by the user, even as import strings or with another priority,
+are left as they are. ``NEWSSPIDER_*`` settings are not written: components read them with the
+defaults in `newsspider.settings_defaults`, so manual configuration is equivalent.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from newsspider.middlewares import ContentFilterMiddleware
+from newsspider.pipelines import ArticlePipeline
+from newsspider.settings_defaults import (
+    ADDON_SETTINGS,
+    CONTENT_FILTER_PRIORITY,
+    PIPELINE_PRIORITY,
+)
+
+__all__ = ["Addon"]
+
+
+class Addon:
+    """Scrapy add-on: the article pipeline, the content filter and UTF-8 feeds."""
+
+    def update_settings(self, settings: Any) -> None:
+        settings.setdefault_in_component_priority_dict(
+            "ITEM_PIPELINES", ArticlePipeline, PIPELINE_PRIORITY
+        )
+        settings.setdefault_in_component_priority_dict(
+            "DOWNLOADER_MIDDLEWARES", ContentFilterMiddleware, CONTENT_FILTER_PRIORITY
+        )
+        for name, value in ADDON_SETTINGS.items():
+            # "addon" priority: above Scrapy's defaults, below anything the project sets.
+            settings.set(name, value, priority="addon")

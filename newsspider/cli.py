@@ -1,0 +1,257 @@
+"""The ``newsspider`` command: extract pages without Scrapy, run the demo, print the schema.
+
+    newsspider extract PAGE.html | FOLDER | URL | -    one JSON line per page on stdout
+    newsspider demo [--out DIR]                         crawl the bundled sample site offline
+    newsspider schema                                   JSON Schema of the records
+    newsspider bench [ARGS...]                          the benchmark (from a source checkout)
+
+Exit status: 0 on success, 1 when some inputs could not be read, 2 for usage errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator, Sequence
+from dataclasses import asdict
+from pathlib import Path
+from typing import TextIO
+
+from newsspider import __version__
+from newsspider.extraction import ALGORITHMS, extract
+from newsspider.items import ArticleItem
+
+HTML_SUFFIXES = frozenset({".html", ".htm", ".xhtml", ".shtml"})
+USER_AGENT = f"newsspider/{__version__} (+https://github.com/newsspider/newsspider)"
+#: Pages above this are cut (news pages are far smaller; this bounds memory on odd input).
+MAX_FETCH_BYTES = 16 * 1024 * 1024
+
+
+class InputError(Exception):
+    """An input that cannot be read; the message names it and says why."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        code: int = args.func(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # `newsspider extract ... | head`
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    return code
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="newsspider", description="Clean article records from news pages."
+    )
+    parser.add_argument("--version", action="version", version=f"newsspider {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    ext = sub.add_parser("extract", help="extract articles from files, a folder, a URL or stdin")
+    ext.add_argument("inputs", nargs="+", metavar="PATH|URL|-")
+    ext.add_argument("--min-confidence", type=float, default=0.0, metavar="X",
+                     help="print only records with confidence >= X (0..1, default 0)")  # fmt: skip
+    ext.add_argument("--algorithm", choices=ALGORITHMS, default="default")
+    ext.add_argument("--url", help="the page's URL, for stdin or a single file (resolves links)")
+    ext.add_argument("--encoding", help="the pages' encoding when known (else sniffed)")
+    ext.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                     help="progress bar on stderr (default: when it is a terminal)")  # fmt: skip
+    ext.set_defaults(func=_cmd_extract)
+
+    demo = sub.add_parser("demo", help="crawl the bundled sample site on loopback, offline")
+    demo.add_argument("--out", type=Path, default=Path("demo-output"),
+                      help="output directory (default: ./demo-output)")  # fmt: skip
+    demo.add_argument("--json", action="store_true", help="print the summary as JSON")
+    demo.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None)
+    demo.add_argument("--log-level", default="WARNING", help="Scrapy log level (default WARNING)")
+    demo.set_defaults(func=_cmd_demo)
+
+    schema = sub.add_parser("schema", help="print the JSON Schema of the article records")
+    schema.set_defaults(func=_cmd_schema)
+
+    bench = sub.add_parser("bench", help="run the benchmark (source checkout only)")
+    bench.add_argument("bench_args", nargs=argparse.REMAINDER)
+    bench.set_defaults(func=_cmd_bench)
+    return parser
+
+
+# --- extract --------------------------------------------------------------------------------
+
+
+def _is_url(text: str) -> bool:
+    return text.startswith(("http://", "https://"))
+
+
+def _expand(inputs: Sequence[str]) -> Iterator[str]:
+    """Inputs as given, with folders replaced by their HTML files (recursively, sorted)."""
+    for item in inputs:
+        if item == "-" or _is_url(item):
+            yield item
+            continue
+        path = Path(item)
+        if path.is_dir():
+            found = sorted(
+                p for p in path.rglob("*") if p.suffix.lower() in HTML_SUFFIXES and p.is_file()
+            )
+            if not found:
+                raise InputError(f"{item}: no .html/.htm files in this folder")
+            yield from map(str, found)
+        else:
+            yield item
+
+
+def _read(item: str, stdin: TextIO) -> tuple[bytes, str | None, str | None]:
+    """(page bytes, URL, encoding from the transport) for one input."""
+    if item == "-":
+        return stdin.buffer.read(), None, None
+    if _is_url(item):
+        return _fetch(item)
+    path = Path(item)
+    try:
+        return path.read_bytes(), None, None
+    except FileNotFoundError:
+        raise InputError(f"{item}: no such file or folder") from None
+    except IsADirectoryError:
+        raise InputError(f"{item}: is a folder") from None
+    except OSError as exc:
+        raise InputError(f"{item}: cannot read ({exc.strerror or exc})") from None
+
+
+def _fetch(url: str) -> tuple[bytes, str | None, str | None]:
+    request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            data: bytes = response.read(MAX_FETCH_BYTES)
+            charset = response.headers.get_content_charset()
+            return data, response.geturl(), charset
+    except urllib.error.HTTPError as exc:
+        raise InputError(f"{url}: HTTP {exc.code} {exc.reason}") from None
+    except (urllib.error.URLError, TimeoutError, OSError) as exc:
+        reason = getattr(exc, "reason", exc)
+        raise InputError(f"{url}: cannot fetch ({reason})") from None
+
+
+class _Bar:
+    """A one-line progress bar on stderr."""
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.total, self.enabled, self.done = total, enabled, 0
+        self._started = time.monotonic()
+        self._drawn = 0.0
+
+    def step(self) -> None:
+        self.done += 1
+        now = time.monotonic()
+        if self.enabled and (now - self._drawn > 0.1 or self.done == self.total):
+            self._drawn = now
+            width = 30
+            filled = width * self.done // max(self.total, 1)
+            rate = self.done / max(now - self._started, 1e-6)
+            sys.stderr.write(
+                f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total}"
+                f"  {rate:.0f} pages/s "
+            )
+            if self.done == self.total:
+                sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def _cmd_extract(args: argparse.Namespace) -> int:
+    if not 0.0 <= args.min_confidence <= 1.0:
+        print("newsspider extract: --min-confidence must be between 0 and 1", file=sys.stderr)
+        return 2
+    try:
+        items = list(_expand(args.inputs))
+    except InputError as exc:
+        print(f"newsspider extract: {exc}", file=sys.stderr)
+        return 1
+    show = args.progress if args.progress is not None else sys.stderr.isatty()
+    bar = _Bar(len(items), enabled=show and len(items) > 1)
+    failed = skipped = 0
+    for item in items:
+        try:
+            data, fetched_url, transport_encoding = _read(item, sys.stdin)
+        except InputError as exc:
+            failed += 1
+            print(f"newsspider extract: {exc}", file=sys.stderr)
+            bar.step()
+            continue
+        url = fetched_url or (args.url if len(items) == 1 else None)
+        if url is None and item != "-":
+            url = Path(item).resolve().as_uri()
+        article = extract(
+            data, url=url, encoding=args.encoding or transport_encoding, algorithm=args.algorithm
+        )
+        if article.confidence >= args.min_confidence:
+            record = asdict(ArticleItem.from_article(article))
+            sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
+            sys.stdout.flush()
+        else:
+            skipped += 1
+        bar.step()
+    if skipped:
+        print(
+            f"newsspider extract: {skipped} page(s) below --min-confidence {args.min_confidence}",
+            file=sys.stderr,
+        )
+    return 1 if failed else 0
+
+
+# --- demo, schema, bench --------------------------------------------------------------------
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    from newsspider.demo.runner import print_summary, run_demo
+
+    show = args.progress if args.progress is not None else sys.stderr.isatty()
+    if not args.json:
+        print("newsspider demo: serving the sample site on 127.0.0.1, crawling with feed, "
+              "sitemap and site spiders...", flush=True)  # fmt: skip
+    summary = run_demo(args.out, progress=show, log_level=args.log_level)
+    if args.json:
+        print(json.dumps(summary.as_dict(), ensure_ascii=False, indent=2))
+    else:
+        print_summary(summary, sys.stdout)
+    return 0
+
+
+def _cmd_schema(args: argparse.Namespace) -> int:
+    from newsspider.schema import article_schema
+
+    print(json.dumps(article_schema(), ensure_ascii=False, indent=2))
+    return 0
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    env = dict(os.environ)
+    cwd: Path | None = None
+    if importlib.util.find_spec("bench") is None:
+        # `python -m bench` works from the repository root; look for it from here upward.
+        for folder in (Path.cwd(), *Path.cwd().parents):
+            if (folder / "bench" / "__main__.py").is_file():
+                cwd = folder
+                break
+        else:
+            print(
+                "newsspider bench: the benchmark is not installed with the package; run it from "
+                "a source checkout of newsspider (make bench, or python -m bench)",
+                file=sys.stderr,
+            )
+            return 2
+    command = [sys.executable, "-m", "bench", *args.bench_args]
+    return subprocess.run(command, cwd=cwd, env=env, check=False).returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,59 @@
+"""How far to trust an extraction: a logistic score over a few measures of the result.
+
+The features say whether the body looks like an article's running text (length, paragraphs,
+punctuation), whether it dominates the page (its share of the page's prose), whether its
+container is clean (link density), and whether the page's own metadata agrees (structured data
+says "article"; JSON-LD ``articleBody`` overlaps the body). Weights were fitted by
+``python -m bench.fit_confidence`` (logistic regression, labels "body F1 >= 0.8") on the
+development corpora; the features are plain so the weights stay explainable.
+"""
+
+from __future__ import annotations
+
+import math
+
+from newsspider.extraction.pagetype import BodyShape
+
+FEATURE_NAMES = (
+    "log_chars",
+    "paragraphs",
+    "punctuation_per_100",
+    "body_share",
+    "container_link_density",
+    "article_hint",
+    "structured_body_agreement",
+    "runner_up_ratio",
+)
+
+# Intercept first, then one weight per feature, in FEATURE_NAMES order.
+WEIGHTS = (-0.9248, 0.1677, -0.0024, 0.1889, 2.6421, -9.7622, 0.2185, 2.0, -2.5807)
+# Non-article page types are capped: whatever their text, it is not an article body.
+NON_ARTICLE_CAP = 0.15
+
+
+def confidence_features(
+    shape: BodyShape,
+    is_article_hint: bool | None,
+    structured_agreement: float | None,
+    runner_up_ratio: float,
+) -> tuple[float, ...]:
+    punctuation_rate = 100.0 * shape.punctuation / shape.chars if shape.chars else 0.0
+    return (
+        math.log1p(shape.chars),
+        float(min(shape.paragraphs, 12)),
+        min(punctuation_rate, 6.0),
+        shape.body_share,
+        shape.container_link_density,
+        0.0 if is_article_hint is None else (1.0 if is_article_hint else -1.0),
+        # No articleBody on the page is neutral; a contradicting one is strong evidence.
+        0.0 if structured_agreement is None else 2.0 * structured_agreement - 1.0,
+        min(runner_up_ratio, 1.5),
+    )
+
+
+def score_confidence(features: tuple[float, ...], page_type: str) -> float:
+    logit = WEIGHTS[0] + sum(w * x for w, x in zip(WEIGHTS[1:], features, strict=True))
+    probability = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, logit))))
+    if page_type != "article":
+        probability = min(probability, NON_ARTICLE_CAP)
+    return round(probability, 4)

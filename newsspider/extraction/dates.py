@@ -1,0 +1,730 @@
+"""Publication and modification dates: parse date strings in many languages, find them in a page.
+
+Everything here is regex based and self-contained (no dateparser/htmldate at run time). Dates
+come out as ISO 8601 strings: ``YYYY-MM-DD`` when only the day is known, otherwise
+``YYYY-MM-DDTHH:MM:SS`` with ``+HH:MM`` when the source states an offset.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from lxml import etree
+
+#: Nothing on the web we care about was published before this year.
+MIN_YEAR = 1995
+
+# --- month names ------------------------------------------------------------------------------
+
+_MONTHS: dict[int, tuple[str, ...]] = {
+    1: ("january", "jan", "januar", "jänner", "janvier", "janv", "enero", "ene", "janeiro",
+        "gennaio", "gen", "januari", "января", "январь", "янв", "січня", "січень", "stycznia",
+        "styczeń", "styczen", "ocak", "leden", "ledna", "tammikuuta", "januára"),
+    2: ("february", "feb", "februar", "feber", "février", "fevrier", "févr", "fevr", "fév",
+        "febrero", "fevereiro", "fev", "febbraio", "februari", "февраля", "февраль", "фев",
+        "лютого", "лютий", "lutego", "luty", "şubat", "subat", "únor", "února", "februára"),
+    3: ("march", "mar", "märz", "maerz", "mär", "mars", "marzo", "março", "marco", "maart",
+        "марта", "март", "мар", "березня", "березень", "marca", "marzec", "mart", "březen",
+        "března", "marec"),
+    4: ("april", "apr", "avril", "avr", "abril", "abr", "aprile", "апреля", "апрель", "апр",
+        "квітня", "квітень", "kwietnia", "kwiecień", "nisan", "duben", "dubna", "apríl"),
+    5: ("may", "mai", "mayo", "maio", "maggio", "mag", "mei", "мая", "май", "травня",
+        "травень", "maja", "maj", "mayıs", "mayis", "květen", "května", "máj", "mája"),
+    6: ("june", "jun", "juni", "juin", "junio", "junho", "giugno", "giu", "июня", "июнь",
+        "июн", "червня", "червень", "czerwca", "czerwiec", "haziran", "červen", "června",
+        "jún", "júna"),
+    7: ("july", "jul", "juli", "juillet", "juil", "julio", "julho", "luglio", "lug", "июля",
+        "июль", "июл", "липня", "липень", "lipca", "lipiec", "temmuz", "červenec", "července",
+        "júl", "júla"),
+    8: ("august", "aug", "août", "aout", "agosto", "ago", "augustus", "августа", "август",
+        "авг", "серпня", "серпень", "sierpnia", "sierpień", "ağustos", "agustos", "srpen",
+        "srpna", "augusta"),
+    9: ("september", "sep", "sept", "septembre", "septiembre", "setiembre", "setembro", "set",
+        "settembre", "сентября", "сентябрь", "сен", "сент", "вересня", "вересень", "września",
+        "wrzesień", "eylül", "eylul", "září", "septembra"),
+    10: ("october", "oct", "oktober", "okt", "octobre", "octubre", "outubro", "out", "ottobre",
+         "ott", "октября", "октябрь", "окт", "жовтня", "жовтень", "października", "październik",
+         "ekim", "říjen", "října", "októbra"),
+    11: ("november", "nov", "novembre", "noviembre", "novembro", "ноября", "ноябрь", "ноя",
+         "листопада", "листопад", "listopada", "listopad", "kasım", "kasim", "novembra"),
+    12: ("december", "dec", "dezember", "dez", "décembre", "decembre", "déc", "diciembre",
+         "dic", "dezembro", "dicembre", "декабря", "декабрь", "дек", "грудня", "грудень",
+         "grudnia", "grudzień", "aralık", "aralik", "prosinec", "prosince", "decembra"),
+}  # fmt: skip
+# Arabic (Egyptian and Levantine names).
+_MONTHS_AR: dict[int, tuple[str, ...]] = {
+    1: ("يناير", "كانون الثاني"),
+    2: ("فبراير", "شباط"),
+    3: ("مارس", "آذار"),
+    4: ("أبريل", "ابريل", "نيسان"),
+    5: ("مايو", "أيار"),
+    6: ("يونيو", "حزيران"),
+    7: ("يوليو", "تموز"),
+    8: ("أغسطس", "اغسطس", "آب"),
+    9: ("سبتمبر", "أيلول"),
+    10: ("أكتوبر", "اكتوبر", "تشرين الأول"),
+    11: ("نوفمبر", "تشرين الثاني"),
+    12: ("ديسمبر", "كانون الأول"),
+}
+_MONTH_BY_NAME = {
+    name: num for table in (_MONTHS, _MONTHS_AR) for num, names in table.items() for name in names
+}
+_MONTH_RE = "|".join(re.escape(n) for n in sorted(_MONTH_BY_NAME, key=len, reverse=True))
+# Word boundaries that also work for Cyrillic; an abbreviation may carry a dot.
+_MON = rf"(?<!\w)(?P<mon>{_MONTH_RE})(?!\w)\.?"
+
+# --- date patterns ----------------------------------------------------------------------------
+
+_TIME = (
+    r"(?:\s*(?:T|,|\||-|–|—|/|·|at|um|à|a\s+las|às|alle|в|kl\.?|o)?\s*"
+    r"(?P<H>\d{1,2})[:h](?P<M>\d{2})(?::(?P<S>\d{2}))?(?:[.,]\d+)?"
+    r"\s*(?P<ampm>[ap]\.?\s?m\.?)?(?!\w)"
+    r"\s*(?P<tz>Z|[+-]\d{2}:?\d{2}|(?:UTC|GMT)(?:\s*[+-]\d{1,2}(?::?\d{2})?)?)?)?"
+)
+_ISO_RE = re.compile(
+    r"(?<!\d)(?P<y>(?:19|20)\d{2})(?P<sep>[-/.])(?P<m>\d{1,2})(?P=sep)(?P<d>\d{1,2})(?!\d)" + _TIME
+)
+_CJK_RE = re.compile(
+    r"(?P<y>(?:19|20)\d{2})\s*[年년]\s*(?P<m>\d{1,2})\s*[月월]\s*(?P<d>\d{1,2})\s*[日일号]?"
+    r"(?:\s*(?:\([^)]{1,3}\)|（[^）]{1,3}）|[^\d\s]{0,3}))?" + _TIME
+)
+# Korean "2019. 9. 5." with spaces after the dots.
+_KO_DOT_RE = re.compile(
+    r"(?<!\d)(?P<y>(?:19|20)\d{2})\.\s(?P<m>\d{1,2})\.\s(?P<d>\d{1,2})\.?(?!\d)" + _TIME
+)
+_NUMERIC_RE = re.compile(
+    r"(?<![\d.])(?P<a>\d{1,2})(?P<sep>[./-])\s?(?P<b>\d{1,2})(?P=sep)\s?(?P<y>(?:19|20)\d{2})(?!\d)"
+    + _TIME
+)
+_DMY_TEXT_RE = re.compile(
+    r"(?<!\d)(?P<d>\d{1,2})(?:\.|st|nd|rd|th|er|º|°)?\s*(?:de\s+|of\s+)?"
+    + _MON
+    + r",?\s*(?:de\s+|del\s+)?(?P<y>(?:19|20)\d{2})(?!\d)(?:\s*(?:г\.|года|р\.|року|r\.))?"
+    + _TIME,
+    re.IGNORECASE,
+)
+_MDY_TEXT_RE = re.compile(
+    _MON + r"\s*(?P<d>\d{1,2})(?:st|nd|rd|th)?(?!\d),?\s*(?P<y>(?:19|20)\d{2})(?!\d)" + _TIME,
+    re.IGNORECASE,
+)
+_TEXT_PATTERNS = (_ISO_RE, _CJK_RE, _DMY_TEXT_RE, _MDY_TEXT_RE, _KO_DOT_RE, _NUMERIC_RE)
+
+# Machine values in structured data: ISO basic/extended, possibly a bare date.
+_MACHINE_RE = re.compile(
+    r"\s*(?P<y>\d{4})-?(?P<m>\d{2})-?(?P<d>\d{2})"
+    r"(?:[T\s]+(?P<H>\d{1,2}):?(?P<M>\d{2})(?::?(?P<S>\d{2}))?(?:[.,]\d+)?"
+    r"\s*(?P<tz>Z|[+-]\d{2}(?::?\d{2})?)?)?(?![\d])"
+)
+_EPOCH_RE = re.compile(r"\s*(\d{10})(\d{3})?\s*$")
+
+# URL dates: /2019/09/05/, /2019-09-05/, 20190905, /2019/09/ (month only).
+_URL_YMD_RE = re.compile(
+    r"(?<!\d)(?P<y>(?:19|20)\d{2})(?P<sep>[/_-]?)(?P<m>[01]\d)(?P=sep)(?P<d>[0-3]\d)(?!\d)"
+)
+_URL_YMD_LOOSE_RE = re.compile(r"/(?P<y>(?:19|20)\d{2})/(?P<m>\d{1,2})/(?P<d>\d{1,2})/")
+_URL_YM_RE = re.compile(r"/(?P<y>(?:19|20)\d{2})[/-](?P<m>0?[1-9]|1[0-2])(?:/|$)")
+_URL_DMY_RE = re.compile(r"(?<!\d)(?P<d>[0-3]\d)-(?P<m>[01]\d)-(?P<y>(?:19|20)\d{2})(?!\d)")
+
+# --- relative dates ---------------------------------------------------------------------------
+
+_REL_DAY_WORDS: dict[str, int] = {
+    "today": 0, "yesterday": 1, "сегодня": 0, "вчера": 1, "позавчера": 2, "сьогодні": 0,
+    "вчора": 1, "今天": 0, "今日": 0, "昨天": 1, "昨日": 1, "前天": 2, "heute": 0,
+    "gestern": 1, "aujourd'hui": 0, "hier": 1, "hoy": 0, "ayer": 1, "hoje": 0, "ontem": 1,
+}  # fmt: skip
+_REL_DAY_RE = re.compile(
+    r"(?<!\w)(?P<w>" + "|".join(sorted(map(re.escape, _REL_DAY_WORDS), key=len, reverse=True))
+    + r")(?!\w)(?:[^\d]{0,6}?(?P<H>\d{1,2}):(?P<M>\d{2}))?",
+    re.IGNORECASE,
+)  # fmt: skip
+_UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
+_REL_AGO_RE = re.compile(
+    r"(?P<n>\d{1,3}|an?|one)\s*(?P<u>"
+    r"seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|"
+    r"секунд[уы]?|минут[уы]?|час(?:а|ов)?|дн(?:я|ей)|день|недел[юиь]|"
+    r"秒钟?|分钟|分鐘|小时|小時|天|周|週|"
+    r"sekunden?|minuten?|stunden?|tagen?|wochen?|secondes?|heures?|jours?|semaines?|"
+    r"segundos?|minutos?|horas?|días?|dias?|semanas?)"
+    r"\s*(?:ago|назад|前|$)",
+    re.IGNORECASE,
+)
+_REL_AGO_PREFIX_RE = re.compile(
+    r"(?:vor|il y a|hace|há)\s+(?P<n>\d{1,3}|einer?|une?)\s+(?P<u>[^\W\d]+)", re.IGNORECASE
+)
+
+
+def _unit_seconds(unit: str) -> int | None:
+    u = unit.lower()
+    # Order matters: "minut" before "m"-anything, "мин" before "м".
+    table = (
+        (("sec", "sek", "сек", "秒", "seg"), "s"),
+        (("min", "мин", "分"), "m"),
+        (("h", "hr", "час", "小", "stund", "heur", "hora"), "h"),
+        (("d", "дн", "ден", "天", "tag", "jour", "día", "dia"), "d"),
+        (("w", "недел", "周", "週", "woch", "semain", "seman"), "w"),
+    )
+    for prefixes, key in table:
+        if u.startswith(prefixes):
+            return _UNIT_SECONDS[key]
+    return None
+
+
+# --- value type -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedDate:
+    """A calendar date, optionally with a time of day and a UTC offset string."""
+
+    day: date
+    time: tuple[int, int, int] | None = None
+    offset: str | None = None  # "+HH:MM"
+
+    def iso(self) -> str:
+        if self.time is None:
+            return self.day.isoformat()
+        h, m, s = self.time
+        text = f"{self.day.isoformat()}T{h:02d}:{m:02d}:{s:02d}"
+        return text + (self.offset or "")
+
+
+def _offset(tz: str | None) -> str | None:
+    if not tz:
+        return None
+    tz = tz.strip().upper()
+    if tz in ("Z", "UTC", "GMT"):
+        return "+00:00"
+    m = re.search(r"([+-])(\d{1,2}):?(\d{2})?$", tz)
+    if not m:
+        return None
+    hours, minutes = int(m.group(2)), int(m.group(3) or 0)
+    if hours > 14 or minutes > 59:
+        return None
+    return f"{m.group(1)}{hours:02d}:{minutes:02d}"
+
+
+def _build(
+    y: int, mo: int, d: int, groups: Mapping[str, str | None] | None, latest: date
+) -> ParsedDate | None:
+    if not (MIN_YEAR <= y <= latest.year):
+        return None
+    try:
+        day = date(y, mo, d)
+    except ValueError:
+        return None
+    if day > latest:
+        return None
+    if groups is None or groups.get("H") is None:
+        return ParsedDate(day)
+    hour, minute = int(groups["H"] or 0), int(groups["M"] or 0)
+    second = int(groups.get("S") or 0)
+    ampm = (groups.get("ampm") or "").lower()
+    if ampm.startswith("p") and hour < 12:
+        hour += 12
+    elif ampm.startswith("a") and hour == 12:
+        hour = 0
+    if hour > 23 or minute > 59 or second > 59:
+        return ParsedDate(day)
+    return ParsedDate(day, (hour, minute, second), _offset(groups.get("tz")))
+
+
+def _latest(reference_time: datetime | None) -> date:
+    """The last acceptable day: the reference (or now) plus one day for time zones."""
+    now = reference_time or datetime.now(UTC)
+    return now.date() + timedelta(days=1)
+
+
+def parse_machine_date(value: str, *, latest: date) -> ParsedDate | None:
+    """Parse a value from structured data (meta content, JSON-LD, ``datetime`` attributes)."""
+    value = value.strip()
+    if not value:
+        return None
+    m = _MACHINE_RE.match(value)
+    if m:
+        g = m.groupdict()
+        return _build(int(g["y"]), int(g["m"]), int(g["d"]), g, latest)
+    m = _EPOCH_RE.match(value)
+    if m:
+        try:
+            moment = datetime.fromtimestamp(int(m.group(1)), UTC)
+        except (OverflowError, OSError, ValueError):
+            return None
+        groups = {"H": str(moment.hour), "M": str(moment.minute), "S": str(moment.second)}
+        return _build(moment.year, moment.month, moment.day, groups | {"tz": "Z"}, latest)
+    return parse_text_date(value, latest=latest)
+
+
+def parse_text_date(text: str, *, latest: date, month_first: bool = False) -> ParsedDate | None:
+    """Find the first absolute date written in human text ("5 сентября 2019 г.", "2019年9月5日")."""
+    if len(text) > 300:
+        text = text[:300]
+    for pattern in _TEXT_PATTERNS:
+        for m in pattern.finditer(text):
+            g = m.groupdict()
+            y = int(g["y"])
+            if pattern is _NUMERIC_RE:
+                a, b = int(g["a"]), int(g["b"])
+                # Dots are European day-first; slashes are ambiguous and follow the page locale.
+                if a > 12 or (b <= 12 and (g["sep"] == "." or not month_first)):
+                    d, mo = a, b
+                else:
+                    mo, d = a, b
+            elif "mon" in g and g["mon"] is not None:
+                mo = _MONTH_BY_NAME.get(g["mon"].lower().rstrip("."), 0)
+                d = int(g["d"])
+            else:
+                mo, d = int(g["m"]), int(g["d"])
+            found = _build(y, mo, d, g, latest)
+            if found is not None:
+                return found
+    return None
+
+
+def parse_relative_date(text: str, reference_time: datetime) -> ParsedDate | None:
+    """ "вчера в 16:19", "3 hours ago", "昨天 08:00", "vor 2 Tagen" relative to `reference_time`."""
+    text = text[:120]
+    m = _REL_DAY_RE.search(text)
+    if m:
+        day = reference_time.date() - timedelta(days=_REL_DAY_WORDS[m.group("w").lower()])
+        if m.group("H"):
+            h, mi = int(m.group("H")), int(m.group("M"))
+            if h < 24 and mi < 60:
+                return ParsedDate(day, (h, mi, 0))
+        return ParsedDate(day)
+    m = _REL_AGO_RE.search(text) or _REL_AGO_PREFIX_RE.search(text)
+    if m:
+        n_text = m.group("n").lower()
+        n = int(n_text) if n_text.isdigit() else 1
+        unit = _unit_seconds(m.group("u"))
+        if unit is None:
+            return None
+        return ParsedDate((reference_time - timedelta(seconds=n * unit)).date())
+    return None
+
+
+def date_from_url(url: str | None, *, latest: date) -> ParsedDate | None:
+    """A full year-month-day in the URL path (``/2019/09/05/``, ``20190905``, ``2019-09-05``)."""
+    if not url:
+        return None
+    parts = urlsplit(url)
+    path = unquote(parts.path + ("?" + parts.query if parts.query else ""))
+    for pattern in (_URL_YMD_LOOSE_RE, _URL_YMD_RE, _URL_DMY_RE):
+        for m in pattern.finditer(path):
+            found = _build(int(m["y"]), int(m["m"]), int(m["d"]), None, latest)
+            if found is not None:
+                return found
+    return None
+
+
+def month_from_url(url: str | None) -> tuple[int, int] | None:
+    """(year, month) from a URL path like ``/2018/07/slug`` (no day)."""
+    if not url:
+        return None
+    m = _URL_YM_RE.search(urlsplit(url).path)
+    return (int(m["y"]), int(m["m"])) if m else None
+
+
+# --- finding dates in a page ------------------------------------------------------------------
+
+#: Meta keys (lower-cased name/property/itemprop) for the publication date, best first.
+PUBLISHED_META = (
+    "article:published_time", "og:published_time", "article:published", "datepublished",
+    "og:article:published_time", "published_time", "publication_date", "publish_date",
+    "publish-date", "pubdate", "publishdate", "publishdatetime", "pub_date", "pubdatetime",
+    "sailthru.date", "parsely-pub-date", "cxenseparse:recs:publishtime", "dc.date.issued",
+    "dcterms.issued", "dc.date.created", "dcterms.created", "dc.date", "dcterms.date",
+    "citation_publication_date", "citation_date", "article.published", "article_date_original",
+    "originalpublicationdate", "creation_date", "created", "datecreated", "date_published",
+    "bt:pubdate", "date", "dc.date.published", "og:pubdate", "release_date", "displaydate",
+    "weibo:article:create_at", "news_date", "timestamp",
+)  # fmt: skip
+#: Meta keys for the last modification.
+MODIFIED_META = (
+    "article:modified_time", "og:updated_time", "article:modified", "datemodified",
+    "og:modified_time", "modified_time", "last-modified", "lastmod", "dc.date.modified",
+    "dcterms.modified", "article:updated_time", "updated_time", "revised", "dateupdated",
+    "weibo:article:update_at",
+)  # fmt: skip
+
+_PUBLISHED_KEYS = ("datePublished", "dateCreated", "uploadDate")
+_MODIFIED_KEYS = ("dateModified",)
+
+_GENERIC_PUBLISHED_KEY = re.compile(r"publish|created|uploaded|pub_?date|releas", re.I)
+
+# Words around a date in visible text that say which date it is.
+_MODIFIED_CUE = re.compile(
+    r"updat|modif|edited|revis|aktualisiert|geändert|stand:|обновл|изменен|更新|修改|"
+    r"mis à jour|actualiz|atualiz|aggiorn|zaktualiz|last changed",
+    re.IGNORECASE,
+)
+_PUBLISHED_CUE = re.compile(
+    r"publi|posted|erschienen|veröffentlicht|опубликов|发布|發布|发表|發表|时间|時間|日期|"
+    r"créé|date|datum|дата|пубдата|(?<![a-z])time(?![a-z])|(?:post|entry|article)[-_]?meta|"
+    r"byline|dateline",
+    re.IGNORECASE,
+)
+_NOISE_CUE = re.compile(r"comment|reply|related|footer|copyright|©|sidebar|widget|archiv", re.I)
+
+# Lazy fallbacks (attribute scans cost a noticeable share of the parse; run only when needed).
+_ITEMPROP_XPATH = etree.XPath(
+    "//@itemprop[.='datePublished' or .='dateCreated' or .='dateModified' or .='uploadDate']/.."
+)
+_SKIP_TAGS = frozenset({"script", "style", "noscript", "textarea", "option", "select", "svg"})
+# Every absolute pattern has a four-digit year: a cheap gate before the real patterns.
+_HAS_YEAR = re.compile(r"(?:19|20)\d\d")
+#: Elements visited around the headline, and text nodes read from the top of the body.
+_AFTER_BUDGET = 120
+_BEFORE_BUDGET = 30
+_BODY_ELEMENT_BUDGET = 1500
+_YEAR_HITS_BUDGET = 300
+_DATEISH_CLASS = re.compile(r"date|time|publi|posted|datum|fecha|data", re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class PageDates:
+    published: str | None
+    modified: str | None
+
+
+def _context(el: Any, depth: int = 3) -> str:
+    """class/id/itemprop of an element and a few ancestors, for cue words."""
+    parts: list[str] = []
+    node = el
+    for _ in range(depth):
+        if node is None or not isinstance(node.tag, str):
+            break
+        for attr in ("class", "id", "itemprop", "property", "name"):
+            value = node.get(attr)
+            if value:
+                parts.append(value)
+        node = node.getparent()
+    return " ".join(parts)
+
+
+def _el_text(el: Any, limit: int = 200) -> str:
+    parts: list[str] = []
+    size = 0
+    for text in el.itertext():
+        parts.append(text)
+        size += len(text)
+        if size > limit:
+            break
+    return " ".join(" ".join(parts).split())[:limit]
+
+
+def _structured(
+    meta: Mapping[str, Sequence[str]],
+    jsonld: Sequence[Mapping[str, Any]],
+    keys: Sequence[str],
+    meta_keys: Sequence[str],
+    latest: date,
+) -> list[ParsedDate]:
+    """Every parseable value of the given JSON-LD keys and meta keys, best source first."""
+    out: list[ParsedDate] = []
+    for obj in jsonld:
+        for key in keys:
+            value = obj.get(key)
+            if isinstance(value, list) and value:
+                value = value[0]
+            if isinstance(value, str):
+                parsed = parse_machine_date(value, latest=latest)
+                if parsed is not None:
+                    out.append(parsed)
+    for key in meta_keys:
+        for value in meta.get(key, ()):
+            parsed = parse_machine_date(value, latest=latest)
+            if parsed is not None:
+                out.append(parsed)
+    return out
+
+
+def _other_meta(meta: Mapping[str, Sequence[str]], latest: date) -> list[ParsedDate]:
+    """Site-specific meta names that still say "published"/"created" (``five_hundred:uploaded``)."""
+    out: list[ParsedDate] = []
+    for key, values in meta.items():
+        if _GENERIC_PUBLISHED_KEY.search(key) and not _MODIFIED_CUE.search(key):
+            parsed = parse_machine_date(values[0], latest=latest)
+            if parsed is not None:
+                out.append(parsed)
+    return out
+
+
+def _naive(p: ParsedDate) -> datetime | None:
+    if p.time is None:
+        return None
+    return datetime(p.day.year, p.day.month, p.day.day, *p.time)
+
+
+def _localise(chosen: ParsedDate, others: Sequence[ParsedDate]) -> ParsedDate:
+    """Prefer the publisher's local time over UTC for the same instant.
+
+    Many CMSs emit ``article:published_time`` in UTC while another field (sailthru.date,
+    ``<time datetime>``, JSON-LD) has the local time; the local calendar day is what readers see.
+    """
+    base = _naive(chosen)
+    if base is None or chosen.offset != "+00:00":
+        return chosen
+    for other in others:
+        local = _naive(other)
+        if local is None or other.offset == "+00:00":
+            continue
+        minutes = round((local - base).total_seconds() / 60)
+        if other.offset is not None:
+            sign = 1 if other.offset[0] == "+" else -1
+            stated = sign * (int(other.offset[1:3]) * 60 + int(other.offset[4:6]))
+            if minutes == stated and minutes != 0:
+                return other
+        elif minutes != 0 and abs(minutes) <= 14 * 60 and minutes % 15 == 0:
+            offset = (
+                f"{'+' if minutes > 0 else '-'}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+            )
+            return ParsedDate(other.day, other.time, offset)
+    return chosen
+
+
+def _classify(el: Any, text: str) -> int:
+    """+1 published, -1 modified, 0 unknown, -2 noise (comments, footers)."""
+    ctx = _context(el)
+    around = ctx + " " + text[:60]
+    if _MODIFIED_CUE.search(around):
+        return -1
+    if _NOISE_CUE.search(ctx):
+        return -2
+    if el.get("pubdate") is not None or _PUBLISHED_CUE.search(around):
+        return 1
+    return 0
+
+
+def _attr_date(el: Any, latest: date) -> ParsedDate | None:
+    """A machine date in the attributes of a date-ish element (``title="2020-09-20T14:20Z"``)."""
+    if el is None or not _DATEISH_CLASS.search(el.get("class") or ""):
+        return None
+    for attr in ("datetime", "title", "data-time", "data-date", "data-timestamp", "content"):
+        value = el.get(attr)
+        if value and _HAS_YEAR.search(value):
+            parsed = parse_machine_date(value, latest=latest)
+            if parsed is not None:
+                return parsed
+    return None
+
+
+def _from_body_text(scope: Any, latest: date, month_first: bool) -> ParsedDate | None:
+    """The first full date in the page's text (scripts included: some pages print dates
+    with JavaScript). One C-level serialisation, then regexes only around year numbers."""
+    try:
+        text = etree.tostring(scope, method="text", encoding="unicode")
+    except (ValueError, TypeError, etree.LxmlError):  # pragma: no cover
+        return None
+    best: ParsedDate | None = None
+    for count, m in enumerate(_HAS_YEAR.finditer(text)):
+        if count >= _YEAR_HITS_BUDGET:
+            break
+        window = text[max(0, m.start() - 40) : m.end() + 40]
+        parsed = parse_text_date(window, latest=latest, month_first=month_first)
+        if parsed is not None and _PUBLISHED_CUE.search(text[max(0, m.start() - 60) : m.start()]):
+            return parsed
+        if best is None:
+            best = parsed
+    return best
+
+
+def _texts_after(headline: Any) -> Iterator[tuple[str, Any]]:
+    """(text, owning element) in document order after the headline, within a budget."""
+    budget = _AFTER_BUDGET
+    node = headline
+    while node is not None and budget > 0 and node.tag not in ("body", "html"):
+        if node.tail and node.tail.strip():
+            yield node.tail, node.getparent()
+        for sibling in node.itersiblings():
+            for el in sibling.iter():
+                budget -= 1
+                if budget <= 0:
+                    return
+                if not isinstance(el.tag, str) or el.tag in _SKIP_TAGS:
+                    continue
+                if el.text and el.text.strip():
+                    yield el.text, el
+                if el is not sibling and el.tail and el.tail.strip():
+                    yield el.tail, el.getparent()
+            if sibling.tail and sibling.tail.strip():
+                yield sibling.tail, sibling.getparent()
+        node = node.getparent()
+
+
+def _texts_before(headline: Any) -> Iterator[tuple[str, Any]]:
+    """Texts just above the headline (a dateline over the title), nearest siblings first."""
+    budget = _BEFORE_BUDGET
+    node = headline
+    for _ in range(3):
+        if node is None or node.tag in ("body", "html"):
+            return
+        for sibling in node.itersiblings(preceding=True):
+            for el in sibling.iter():
+                budget -= 1
+                if budget <= 0:
+                    return
+                if isinstance(el.tag, str) and el.tag not in _SKIP_TAGS and el.text:
+                    yield el.text, el
+        node = node.getparent()
+
+
+class _Candidates:
+    """Dates seen in markup with a score; the best wins, earlier ones break ties."""
+
+    def __init__(self, url_month: tuple[int, int] | None = None) -> None:
+        self.items: list[tuple[float, int, ParsedDate]] = []
+        self.url_month = url_month
+
+    def add(self, parsed: ParsedDate | None, score: float, el: Any = None, text: str = "") -> None:
+        """Keep `parsed`; with `el`, the cue words around it move the score (computed lazily)."""
+        if parsed is not None:
+            if el is not None:
+                score += 2.0 * _classify(el, text)
+            if self.url_month and (parsed.day.year, parsed.day.month) != self.url_month:
+                score -= 6.0
+            self.items.append((score, -len(self.items), parsed))
+
+    def best(self, *, confident: bool = True) -> ParsedDate | None:
+        """The top candidate; with `confident`, only one without a negative cue."""
+        if not self.items:
+            return None
+        score, _, parsed = max(self.items, key=lambda item: (item[0], item[1]))
+        return parsed if score > 0 or not confident else None
+
+
+def find_dates(
+    root: Any,
+    url: str | None,
+    *,
+    meta: Mapping[str, Sequence[str]],
+    jsonld: Sequence[Mapping[str, Any]],
+    jsonld_other: Sequence[Mapping[str, Any]] = (),
+    times: Sequence[Any] = (),
+    headlines: Sequence[Any] = (),
+    reference_time: datetime | None = None,
+    hint: str | None = None,
+    month_first: bool = False,
+) -> PageDates:
+    """The page's publication and modification dates.
+
+    meta: lower-cased meta names/properties to their values, in page order.
+    jsonld: the page's own JSON-LD objects (articles, then web pages);
+    jsonld_other: the rest (a video's ``uploadDate`` is weaker evidence than the page's meta).
+    times: the page's ``<time>`` elements.
+    headlines: headline elements, best first; dates right around them are the byline's.
+    month_first: read ambiguous ``05/09/2019`` as month-first (US English pages).
+    """
+    latest = _latest(reference_time)
+    modified_all = _structured(meta, jsonld, _MODIFIED_KEYS, MODIFIED_META, latest)
+    published_all = _structured(meta, jsonld, _PUBLISHED_KEYS, PUBLISHED_META, latest)
+    published_all += _structured({}, jsonld_other, _PUBLISHED_KEYS, (), latest)
+    published_all += _other_meta(meta, latest)
+    published = published_all[0] if published_all else None
+    modified = modified_all[0] if modified_all else None
+    from_url = date_from_url(url, latest=latest)
+    url_month = None if from_url else month_from_url(url)
+    if published and url_month and (published.day.year, published.day.month) != url_month:
+        published = None  # contradicts /YYYY/MM/ in the URL: look at the markup instead
+
+    if published is None:
+        try:
+            # With a URL date the markup only refines it, so the costly scans are skipped.
+            published = _from_markup(
+                root,
+                times=times,
+                headlines=headlines,
+                latest=latest,
+                month_first=month_first,
+                reference_time=reference_time,
+                deep=from_url is None,
+                url_month=url_month,
+            )
+        except (ValueError, TypeError):  # pragma: no cover - lxml on odd trees
+            published = None
+    elif published.offset == "+00:00" and published.time is not None:
+        time_values = (el.get("datetime") or "" for el in times[:20])
+        parsed_times = (parse_machine_date(v, latest=latest) for v in time_values if v)
+        published = _localise(published, [*published_all, *(p for p in parsed_times if p)])
+    if from_url is not None and (published is None or published.day != from_url.day):
+        # The URL is minted at publication in the publisher's time zone; the page's value
+        # is kept only when it falls on the same day (it is more precise then).
+        published = from_url
+    if published is None and hint:
+        published = parse_machine_date(hint, latest=latest)
+    if published is None:
+        published = modified
+    if published is not None and modified is not None and modified.day < published.day:
+        modified = None
+    return PageDates(published.iso() if published else None, modified.iso() if modified else None)
+
+
+def _from_markup(
+    root: Any,
+    *,
+    times: Sequence[Any],
+    headlines: Sequence[Any],
+    latest: date,
+    month_first: bool,
+    reference_time: datetime | None,
+    deep: bool,
+    url_month: tuple[int, int] | None = None,
+) -> ParsedDate | None:
+    """Dates in the markup: <time>, the headline's surroundings; with `deep`, a wider scan."""
+    found = _Candidates(url_month)
+
+    def read(text: str) -> ParsedDate | None:
+        # A long text only counts with a dateline at its start ("(18.01.2018) Berlin ...").
+        text = text if len(text) <= 160 else text[:40]
+        if not _HAS_YEAR.search(text):
+            return None
+        return parse_text_date(text, latest=latest, month_first=month_first)
+
+    for el in times[:40]:
+        text = _el_text(el)
+        value = el.get("datetime") or el.get("content")
+        parsed = parse_machine_date(value, latest=latest) if value else None
+        shown = read(text)
+        if shown is not None and (parsed is None or shown.day != parsed.day):
+            # The date the reader sees wins over a (often UTC or re-generated) attribute.
+            parsed = shown
+        found.add(parsed, 6.0, el, text)
+    for rank, headline in enumerate(headlines[:3]):
+        for i, (text, el) in enumerate(_texts_after(headline)):
+            found.add(read(text) or _attr_date(el, latest), 5.0 - rank - i * 0.05, el, text)
+        for i, (text, el) in enumerate(_texts_before(headline)):
+            found.add(read(text) or _attr_date(el, latest), 4.0 - rank - i * 0.2, el, text)
+    best = found.best()
+    if best is not None or not deep:
+        return best
+    itemprops: list[Any] = list(_ITEMPROP_XPATH(root))  # type: ignore[arg-type]
+    for el in itemprops:
+        value = el.get("content") or el.get("datetime") or _el_text(el)
+        kind = -1 if el.get("itemprop") == "dateModified" else 1
+        found.add(parse_machine_date(value, latest=latest), 10.0 * kind)
+    best = found.best()
+    if best is not None:
+        return best
+    # Last resort: the first texts of the body, scored by their element's class/id cues.
+    body = root.find("body")
+    for i, el in enumerate((body if body is not None else root).iter()):
+        if i >= _BODY_ELEMENT_BUDGET:
+            break
+        if not isinstance(el.tag, str) or el.tag in _SKIP_TAGS:
+            continue
+        for text in (el.text, el.tail):
+            if text:
+                found.add(read(text), 1.0 - i * 0.0005, el, text)
+    best = found.best(confident=False)
+    if best is None:
+        best = _from_body_text(body if body is not None else root, latest, month_first)
+    if best is None and reference_time is not None and headlines:
+        for i, (text, _el) in enumerate(_texts_after(headlines[0])):
+            if len(text) < 80:
+                found.add(parse_relative_date(text, reference_time), 1.0 - i * 0.01)
+        best = found.best()
+    return best

@@ -1,0 +1,85 @@
+"""The selected content as small, clean HTML: paragraphs, headings, lists, quotes, code, tables
+and figure captions. Built from the kept segments, so it never carries scripts, attributes,
+styles or anything the body text left out (captions excepted: they belong with the content)."""
+
+from __future__ import annotations
+
+from html import escape
+
+from newsspider.extraction.segments import HEADING_TAGS, PageSegments
+
+_LIST_ITEM = "li"
+_CELL_TAGS = frozenset({"td", "th"})
+
+
+def _list_tag(page: PageSegments, block_id: int) -> str:
+    parent = page.blocks[block_id].parent
+    return "ol" if parent >= 0 and page.blocks[parent].tag == "ol" else "ul"
+
+
+def _row_of(page: PageSegments, block_id: int) -> int:
+    parent = page.blocks[block_id].parent
+    return parent if parent >= 0 and page.blocks[parent].tag == "tr" else block_id
+
+
+def body_html(
+    page: PageSegments, segment_ids: tuple[int, ...], caption_ids: tuple[int, ...]
+) -> str:
+    """Render kept segments (and captions) in document order."""
+    ordered = sorted({*segment_ids, *caption_ids})
+    captions = set(caption_ids)
+    out: list[str] = []
+    open_list: str | None = None
+    open_row: int | None = None
+    in_table = False
+
+    def close_list() -> None:
+        nonlocal open_list
+        if open_list:
+            out.append(f"</{open_list}>")
+            open_list = None
+
+    def close_table() -> None:
+        nonlocal in_table, open_row
+        if in_table:
+            out.append("</tr></table>")
+            in_table = False
+            open_row = None
+
+    for index in ordered:
+        segment = page.segments[index]
+        tag = segment.tag
+        inner = "<br>".join(escape(line, quote=False) for line in segment.lines)
+        if tag != _LIST_ITEM:
+            close_list()
+        if tag not in _CELL_TAGS:
+            close_table()
+        if index in captions:
+            out.append(f"<figure><figcaption>{inner}</figcaption></figure>")
+        elif tag == _LIST_ITEM:
+            wanted = _list_tag(page, segment.owner)
+            if open_list != wanted:
+                close_list()
+                out.append(f"<{wanted}>")
+                open_list = wanted
+            out.append(f"<li>{inner}</li>")
+        elif tag in _CELL_TAGS:
+            row = _row_of(page, segment.owner)
+            if not in_table:
+                out.append("<table><tr>")
+                in_table = True
+            elif row != open_row:
+                out.append("</tr><tr>")
+            open_row = row
+            out.append(f"<{tag}>{inner}</{tag}>")
+        elif tag in HEADING_TAGS:
+            out.append(f"<{tag}>{inner}</{tag}>")
+        elif tag == "pre":
+            out.append(f"<pre>{escape(chr(10).join(segment.lines), quote=False)}</pre>")
+        elif tag == "blockquote":
+            out.append(f"<blockquote><p>{inner}</p></blockquote>")
+        else:
+            out.append(f"<p>{inner}</p>")
+    close_list()
+    close_table()
+    return "\n".join(out)

@@ -1,0 +1,122 @@
+"""Is this page an article at all? Signals read from the intact tree and the extracted body.
+
+Error and login pages are recognised by what they say in their title and headings (a short
+multilingual phrase list: these pages are formulaic) and by password fields; listings by their
+shape: many short linked headlines and teasers, little running prose in the chosen container.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from lxml import etree
+
+from newsspider.extraction.segments import PageSegments
+
+_ERROR_PHRASES = re.compile(
+    r"\b(?:404|410|page not found|not found|no longer available|does not exist|doesn't exist"
+    r"|error occurred|something went wrong|server error|access denied|forbidden"
+    r"|seite nicht gefunden|page introuvable|página no encontrada|pagina non trovata"
+    r"|página não encontrada)\b"
+    r"|страница не найдена|ошибка 404|не существует|页面不存在|页面未找到|找不到页面|网页不存在"
+    r"|ページが見つかりません|페이지를 찾을 수 없습니다",
+    re.IGNORECASE,
+)
+_LOGIN_PHRASES = re.compile(
+    r"\b(?:log ?in|sign ?in|sign up to continue|subscribe to continue|create an account"
+    r"|anmelden|connexion|iniciar sesión|accedi)\b|войти|вход в|登录|登入|ログイン|로그인",
+    re.IGNORECASE,
+)
+_HEADINGS = etree.XPath("(//title | //h1)[position() <= 4]")
+_PASSWORD_FIELDS = etree.XPath("count(//input[@type='password'])")
+_LINKED_HEADINGS = etree.XPath("count(//*[self::h2 or self::h3 or self::h4][.//a])")
+
+
+@dataclass(frozen=True, slots=True)
+class PageSignals:
+    """What the page says about itself before cleaning strips forms and scripts."""
+
+    error_text: bool
+    login_text: bool
+    password_fields: int
+    linked_headings: int
+
+
+def _count(query: etree.XPath, root: etree._Element) -> int:
+    result = query(root)
+    return int(result) if isinstance(result, float) else 0
+
+
+def read_page_signals(root: etree._Element) -> PageSignals:
+    found = _HEADINGS(root)
+    elements = (
+        [el for el in found if isinstance(el, etree._Element)] if isinstance(found, list) else []
+    )
+    heading_text = " ".join(" ".join(map(str, el.itertext()))[:200] for el in elements)
+    return PageSignals(
+        error_text=bool(_ERROR_PHRASES.search(heading_text)),
+        login_text=bool(_LOGIN_PHRASES.search(heading_text)),
+        password_fields=_count(_PASSWORD_FIELDS, root),
+        linked_headings=_count(_LINKED_HEADINGS, root),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class BodyShape:
+    """Measures of the extracted body relative to the page."""
+
+    chars: int  # effective characters (CJK weighted)
+    paragraphs: int  # kept segments of 80+ effective characters
+    punctuation: int
+    body_share: float  # body's share of the page's non-link text
+    page_link_density: float
+    container_link_density: float
+
+
+def classify_page(signals: PageSignals, shape: BodyShape, is_article_hint: bool | None) -> str:
+    """One of the page types of `newsspider.PAGE_TYPES` (never "not_html": the caller knows)."""
+    if shape.chars == 0:
+        return "empty"
+    prose_poor = shape.paragraphs < 3 or shape.chars < 600
+    if signals.error_text and prose_poor:
+        return "error"
+    if (signals.password_fields or signals.login_text) and prose_poor:
+        return "login"
+    listing_shape = signals.linked_headings >= 8 and (
+        shape.container_link_density > 0.35 or shape.body_share < 0.35
+    )
+    if is_article_hint is not True and (listing_shape or (prose_poor and shape.paragraphs < 2)):
+        return (
+            "listing" if signals.linked_headings >= 4 or shape.page_link_density > 0.5 else "other"
+        )
+    return "article"
+
+
+def body_shape(page: PageSegments, segment_ids: tuple[int, ...], container: int) -> BodyShape:
+    segments = page.segments
+    chars = 0
+    paragraphs = 0
+    punctuation = 0
+    for index in segment_ids:
+        segment = segments[index]
+        weight = segment.chars + 2 * segment.dense_chars
+        chars += weight
+        punctuation += segment.punctuation
+        if weight >= 80:
+            paragraphs += 1
+    total = sum(s.chars for s in segments) or 1
+    total_links = sum(s.link_chars for s in segments)
+    prose_total = page.prose[0] if page.prose else 0
+    body_prose = sum(segments[i].chars - segments[i].link_chars for i in segment_ids)
+    block = page.blocks[container]
+    inside = [s for s in segments if container <= s.owner <= block.end]
+    inside_chars = sum(s.chars for s in inside) or 1
+    return BodyShape(
+        chars=chars,
+        paragraphs=paragraphs,
+        punctuation=punctuation,
+        body_share=body_prose / prose_total if prose_total else 0.0,
+        page_link_density=total_links / total,
+        container_link_density=sum(s.link_chars for s in inside) / inside_chars,
+    )

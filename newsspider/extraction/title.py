@@ -1,0 +1,254 @@
+"""The headline: weigh ``<h1>``, structured titles and ``<title>``, and strip the site name."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+from urllib.parse import urlsplit
+
+#: Meta keys (lower-cased) that carry the headline, best first.
+TITLE_META = (
+    "og:title", "twitter:title", "title", "headline", "dc.title", "dcterms.title",
+    "parsely-title", "sailthru.title", "weibo:article:title",
+)  # fmt: skip
+
+_MAX_TITLE = 400
+
+_CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+# Separators between a headline and a site/section name. "_" only in CJK titles (below).
+_SEP_RE = re.compile(r"\s+(?:[|\-–—»·•/~]|::)\s+|\s*(?:\||::|»|｜)\s*")
+_SEP_CJK_RE = re.compile(
+    r"\s+(?:[|\-–—»·•/~_]|::)\s+|\s*(?:\||::|»|｜|_)\s*"
+    r"|(?<=[\u3000-\u9fff\uff00-\uffef])-+|-+(?=[\u3000-\u9fff\uff00-\uffef])"
+)
+_PUNCT_EDGES = "\"'“”‘’«»„‚「」『』《》()[]{}<>.,;:!?¡¿-–—|·•*#~_ "
+
+
+@lru_cache(maxsize=512)
+def _norm(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text).casefold()
+    return " ".join(text.split()).strip(_PUNCT_EDGES)
+
+
+def clean_text(text: str | None) -> str:
+    """Whitespace-collapsed text, or "" for None."""
+    if not text:
+        return ""
+    return " ".join(text.split())[:_MAX_TITLE]
+
+
+def element_text(el: Any) -> str:
+    """An element's whitespace-collapsed text (bounded)."""
+    parts: list[str] = []
+    size = 0
+    for text in el.itertext():
+        parts.append(text)
+        size += len(text)
+        if size > 2 * _MAX_TITLE:
+            break
+    return clean_text("".join(parts))
+
+
+@lru_cache(maxsize=512)
+def _bigrams(text: str) -> frozenset[str]:
+    return frozenset({text[i : i + 2] for i in range(len(text) - 1)} or {text})
+
+
+def _similar(a: str, b: str) -> float:
+    """Dice similarity of character bigrams: cheap, script-neutral, order-tolerant."""
+    na, nb = _norm(a), _norm(b)
+    if not na or not nb:
+        return 0.0
+    if na == nb:
+        return 1.0
+    ba, bb = _bigrams(na), _bigrams(nb)
+    return 2 * len(ba & bb) / (len(ba) + len(bb))
+
+
+def _site_tokens(site_name: str | None, url: str | None) -> list[str]:
+    """Normalised names a site goes by: og:site_name and the registrable part of the host."""
+    tokens: list[str] = []
+    if site_name:
+        tokens.append(_norm(site_name))
+    if url:
+        host = (urlsplit(url).hostname or "").removeprefix("www.")
+        labels = [p for p in host.split(".") if p]
+        if labels:
+            tokens.append(host)
+            # The label before the public suffix: "cnn" in edition.cnn.com, "bbc" in bbc.co.uk.
+            core = [p for p in labels if p not in {"com", "co", "org", "net", "gov", "edu", "ac"}]
+            if len(core) >= 2:
+                tokens.append(core[-2])
+            elif core:
+                tokens.append(core[0])
+    return [t for t in tokens if t]
+
+
+def _is_site_part(part: str, sites: Sequence[str]) -> bool:
+    p = _norm(part)
+    if not p:
+        return True
+    squashed = re.sub(r"[\s.\-]", "", p)
+    for site in sites:
+        s = re.sub(r"[\s.\-]", "", site)
+        if not s:
+            continue
+        if squashed == s or (len(s) >= 3 and (s in squashed or squashed in s)):
+            return True
+    return False
+
+
+def _split(title: str) -> list[str]:
+    pattern = _SEP_CJK_RE if _CJK_RE.search(title) else _SEP_RE
+    return [p for p in (s.strip() for s in pattern.split(title)) if p]
+
+
+def strip_site_name(
+    title: str, *, site_name: str | None = None, url: str | None = None, anchor: str = ""
+) -> str:
+    """Remove " | Site Name" (or "Site — ", "_频道_网站") around a headline.
+
+    anchor: a text known to be the headline (an h1); the part most like it wins outright.
+    """
+    parts = _split(title)
+    if len(parts) <= 1:
+        return title
+    if anchor:
+        best = max(parts, key=lambda p: _similar(p, anchor))
+        if _similar(best, anchor) >= 0.8:
+            return best
+    sites = _site_tokens(site_name, url)
+    kept = list(parts)
+    # Drop site-name parts from either end.
+    while len(kept) > 1 and _is_site_part(kept[-1], sites):
+        kept.pop()
+    while len(kept) > 1 and _is_site_part(kept[0], sites):
+        kept.pop(0)
+    if len(kept) < len(parts):
+        if len(kept) == 1:
+            return kept[0]
+        # What remains may still be "Headline - Section": keep the longest piece if it dominates.
+        longest = max(kept, key=len)
+        if len(longest) >= 0.6 * sum(len(k) for k in kept):
+            return longest
+        return _rejoin(title, kept)
+    # No known site name: the headline is the dominant piece; short trailing pieces are brands.
+    longest = max(parts, key=len)
+    rest = sum(len(p) for p in parts) - len(longest)
+    if len(longest) >= 2 * rest or (len(_norm(longest).split()) >= 4 and len(longest) > rest):
+        return longest
+    # CJK titles put the headline first and channel/site names after ("标题_频道_网站").
+    if _CJK_RE.search(title) and longest is parts[0] and len(longest) >= 4:
+        return longest
+    return title
+
+
+def _rejoin(title: str, kept: Sequence[str]) -> str:
+    """The original span from the first to the last kept part (separators intact)."""
+    start = title.find(kept[0])
+    end = title.rfind(kept[-1])
+    if start < 0 or end < 0 or end < start:
+        return " ".join(kept)
+    return title[start : end + len(kept[-1])].strip()
+
+
+def choose_title(
+    *,
+    meta: Mapping[str, Sequence[str]],
+    jsonld: Sequence[Mapping[str, Any]],
+    title_tag: str,
+    headings: Sequence[Any],
+    site_name: str | None,
+    url: str | None,
+    hint: str | None = None,
+    trusted_headings: int = 0,
+) -> tuple[str | None, Any | None]:
+    """The headline and, when it came from one, the heading element it was read from.
+
+    jsonld: the page's article objects; headings: candidate ``<h1>``-like elements, best first;
+    the first `trusted_headings` of them were found next to the main content.
+    """
+    site = _norm(site_name or "")
+    structured: list[str] = []
+    for obj in jsonld[:3]:
+        value = obj.get("headline") or obj.get("name")
+        if isinstance(value, str) and clean_text(value):
+            structured.append(clean_text(value))
+            break
+    for key in TITLE_META:
+        for value in meta.get(key, ())[:1]:
+            text = clean_text(value)
+            # A "title" that is only the site's name says nothing about this page.
+            if text and _norm(text) != site:
+                structured.append(text)
+    title_tag = clean_text(title_tag)
+
+    references = [t for t in (*structured[:2], title_tag) if t]
+    if hint:
+        references.append(clean_text(hint))
+
+    # A visible heading that agrees with the page's own titles is the headline.
+    best_heading: tuple[float, str, Any] | None = None
+    seen: set[int] = set()
+    for el in headings:
+        if id(el) in seen:
+            continue
+        seen.add(id(el))
+        text = element_text(el)
+        if not (2 <= len(text) <= _MAX_TITLE) or _norm(text) == site:
+            continue
+        score = max((_agreement(text, ref, site_name, url) for ref in references), default=0.0)
+        if score >= 0.8 and (best_heading is None or score > best_heading[0]):
+            best_heading = (score, text, el)
+    if best_heading is not None:
+        text, el = best_heading[1], best_heading[2]
+        # A heading that also holds a logo or kicker ("HeadlineSite Name"): the page's own
+        # title inside it is the cleaner headline.
+        for ref in references:
+            cleaned = strip_site_name(ref, site_name=site_name, url=url)
+            n_ref, n_text = _norm(cleaned), _norm(text)
+            if ref.endswith(("...", "…")) or len(n_ref) < 0.6 * len(n_text):
+                continue  # truncated, or only a fragment of the heading
+            if len(n_ref) >= 10 and n_ref in n_text and len(n_text) > 1.15 * len(n_ref):
+                return cleaned, el
+        return text, el
+
+    if not structured and trusted_headings:
+        # Only a <title> to go on (often just the site's name): the heading over the content
+        # is better evidence when it reads like a headline.
+        text = element_text(headings[0])
+        if len(text) >= 15 and _norm(text) != site:
+            return text, headings[0]
+    for candidate in (*structured, title_tag):
+        if candidate:
+            return strip_site_name(candidate, site_name=site_name, url=url), None
+    for el in headings:
+        text = element_text(el)
+        if text:
+            return text, el
+    return (clean_text(hint) or None), None
+
+
+def _agreement(heading: str, ref: str, site_name: str | None, url: str | None) -> float:
+    """How well a heading matches a title, ignoring the site name the title may carry."""
+    h = _norm(heading)
+    if not h:
+        return 0.0
+    best = _similar(heading, ref)
+    parts = _split(ref)
+    if len(parts) > 1:
+        longest = max(len(p) for p in parts)
+        match = max(parts, key=lambda p: _similar(p, heading))
+        if len(match) < 0.5 * longest:
+            # The heading matches a minor piece of the title: the site's logo, not the headline.
+            return best
+    cleaned = strip_site_name(ref, site_name=site_name, url=url, anchor=heading)
+    best = max(best, _similar(heading, cleaned))
+    r = _norm(ref)
+    # The heading is a whole piece of the title ("Headline | Site" contains "Headline").
+    if h in r and len(h) >= 0.5 * len(_norm(cleaned)) and len(h) >= 8:
+        best = max(best, 0.9)
+    return best

@@ -1,0 +1,136 @@
+"""Item classes: `PageItem` (a fetched page, spider -> pipeline) and `ArticleItem` (the record).
+
+Plain dataclasses, so itemadapter and the feed exporters handle them without Scrapy's `Item`.
+This module does not import Scrapy: `from_response` only reads response attributes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from datetime import UTC, datetime
+from typing import Any, Final
+
+from newsspider.extraction.article import Article
+from newsspider.settings_defaults import META_HINTS
+
+__all__ = ["ArticleItem", "PageItem"]
+
+# Request meta keys copied into `PageItem.meta` (all JSON-friendly, all set by Scrapy itself).
+_COPIED_META: Final = ("depth", "redirect_urls", "retry_times")
+
+
+def _now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+@dataclass(slots=True)
+class PageItem:
+    """A fetched page on its way to `ArticlePipeline`, which replaces it with an `ArticleItem`.
+
+    Yield ``PageItem.from_response(response)`` from an article callback.
+    """
+
+    #: The final URL (after redirects).
+    url: str
+    #: The body bytes exactly as Scrapy holds them (decompressed). Kept out of ``repr`` so that
+    #: log lines about the item (drops, errors) stay short.
+    body: bytes = field(default=b"", repr=False)
+    #: The encoding Scrapy resolved, or None when unknown or when the body does not decode with
+    #: it (a lying Content-Type header) so that the extractor sniffs BOM and ``<meta charset>``.
+    encoding: str | None = None
+    #: The Content-Type header, or None.
+    content_type: str | None = None
+    #: The HTTP status.
+    status: int = 200
+    #: When the page was fetched, ISO 8601 UTC: the reference for relative dates.
+    fetched_at: str = field(default_factory=_now_iso)
+    #: Extraction hints (``title``, ``date``, ``authors`` ...), e.g. from a feed entry.
+    hints: dict[str, Any] = field(default_factory=dict)
+    #: JSON-friendly crawl details: ``depth``, ``redirect_urls``, ``retry_times`` when known.
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_response(cls, response: Any, **hints: Any) -> PageItem:
+        """Build from a Scrapy response. Keyword arguments become extraction hints, on top of
+        any in ``response.meta["newsspider_hints"]``."""
+        try:
+            request_meta: dict[str, Any] = response.meta
+        except AttributeError:  # a response not tied to a request (built by hand)
+            request_meta = {}
+        merged_hints = {**request_meta.get(META_HINTS, {}), **hints}
+        body: bytes = response.body
+        raw_type = response.headers.get(b"Content-Type")
+        content_type = raw_type.decode("latin-1") if raw_type else None
+        return cls(
+            url=response.url,
+            body=body,
+            encoding=_usable_encoding(body, getattr(response, "encoding", None)),
+            content_type=content_type,
+            status=response.status,
+            hints=merged_hints,
+            meta={k: request_meta[k] for k in _COPIED_META if k in request_meta},
+        )
+
+    @property
+    def reference_time(self) -> datetime | None:
+        """`fetched_at` as a datetime: pass it as `extract(..., reference_time=...)`."""
+        try:
+            return datetime.fromisoformat(self.fetched_at)
+        except ValueError:
+            return None
+
+
+def _usable_encoding(body: bytes, encoding: str | None) -> str | None:
+    """`encoding` if `body` decodes with it, else None (let the extractor sniff)."""
+    if encoding is None:
+        return None
+    try:
+        body.decode(encoding)
+    except (UnicodeDecodeError, LookupError):
+        return None
+    return encoding
+
+
+@dataclass(slots=True)
+class ArticleItem:
+    """One article record: the `Article` fields plus crawl details. Every value is
+    JSON-serialisable; the page's raw HTML is not part of it (``body_html`` is the cleaned
+    main content)."""
+
+    url: str | None = None
+    title: str | None = None
+    body: str = ""
+    date: str | None = None
+    confidence: float = 0.0
+    canonical_url: str | None = None
+    body_html: str = ""
+    date_modified: str | None = None
+    authors: list[str] = field(default_factory=list)
+    language: str | None = None
+    description: str | None = None
+    site_name: str | None = None
+    image: str | None = None
+    page_type: str = "other"
+    encoding: str | None = None
+    warnings: list[str] = field(default_factory=list)
+    #: When the page was fetched (ISO 8601 UTC).
+    fetched_at: str | None = None
+    #: True when kept although below ``NEWSSPIDER_MIN_CONFIDENCE`` (flag mode).
+    low_confidence: bool = False
+
+    @classmethod
+    def from_article(
+        cls, article: Article, page: PageItem | None = None, *, low_confidence: bool = False
+    ) -> ArticleItem:
+        # Only known fields: a field added to Article must not break crawls (a test asserts that
+        # ArticleItem covers every Article field).
+        item = cls(**{k: v for k, v in article.to_dict().items() if k in _ITEM_FIELDS})
+        if page is not None:
+            item.fetched_at = page.fetched_at
+            if item.url is None:
+                item.url = page.url
+        item.low_confidence = low_confidence
+        return item
+
+
+_ITEM_FIELDS: Final = frozenset(f.name for f in fields(ArticleItem))

@@ -1,0 +1,105 @@
+"""Every newsspider setting, its default, and the component priorities: the one place they live.
+
+Components read settings with these defaults, so the add-on never has to write ``NEWSSPIDER_*``
+keys, and enabling by hand (pipeline + middleware in the component dicts) gives the same result.
+This module imports nothing from Scrapy.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+#: Where the add-on (and the manual-configuration docs) put the components.
+#: The pipeline runs early so that user pipelines at the usual 300 see `ArticleItem`s.
+PIPELINE_PRIORITY: Final = 100
+#: Below 550 (RetryMiddleware): the filter sees decompressed, redirected, retried responses.
+CONTENT_FILTER_PRIORITY: Final = 540
+
+PIPELINE_PATH: Final = "newsspider.pipelines.ArticlePipeline"
+CONTENT_FILTER_PATH: Final = "newsspider.middlewares.ContentFilterMiddleware"
+
+# --- pipeline -------------------------------------------------------------------------------
+
+#: Turn `PageItem`s into `ArticleItem`s.
+PIPELINE_ENABLED: Final = "NEWSSPIDER_PIPELINE_ENABLED"
+#: "thread" (default: a small thread pool, keeps the event loop responsive) or "process" (a
+#: process pool, for throughput on several cores).
+EXTRACT_MODE: Final = "NEWSSPIDER_EXTRACT_MODE"
+#: Worker threads/processes; 0 means automatic (4 threads; CPU count - 1 processes, at least 1).
+EXTRACT_WORKERS: Final = "NEWSSPIDER_EXTRACT_WORKERS"
+#: multiprocessing start method of the process pool. "spawn" is safe next to the reactor's
+#: threads; it re-imports the main script, so scripts need an ``if __name__ == "__main__"`` guard.
+EXTRACT_START_METHOD: Final = "NEWSSPIDER_EXTRACT_START_METHOD"
+#: The `algorithm` argument of `newsspider.extract`.
+EXTRACT_ALGORITHM: Final = "NEWSSPIDER_EXTRACT_ALGORITHM"
+#: The `max_bytes` argument of `newsspider.extract` (None: the extractor's own limit).
+EXTRACT_MAX_BYTES: Final = "NEWSSPIDER_EXTRACT_MAX_BYTES"
+#: Import path of the extraction function (same signature as `newsspider.extract`).
+EXTRACT_FUNCTION: Final = "NEWSSPIDER_EXTRACT_FUNCTION"
+#: Use the crawl time (`PageItem.fetched_at`) as the reference for "3 hours ago" dates.
+RELATIVE_DATES: Final = "NEWSSPIDER_RELATIVE_DATES"
+#: Articles below this confidence are dropped or flagged.
+MIN_CONFIDENCE: Final = "NEWSSPIDER_MIN_CONFIDENCE"
+#: "drop" (DropItem at INFO, counted) or "flag" (kept, `low_confidence=True`).
+LOW_CONFIDENCE_ACTION: Final = "NEWSSPIDER_LOW_CONFIDENCE"
+
+# --- content filter (downloader middleware) -------------------------------------------------
+
+#: Drop thin, non-HTML, error, wall and listing pages before they reach the spider.
+CONTENT_FILTER_ENABLED: Final = "NEWSSPIDER_CONTENT_FILTER_ENABLED"
+#: Which responses are judged when the request says nothing: "marked" (requests with meta
+#: ``newsspider_judge=True`` or routed to an `@article_callback`) or "all".
+CONTENT_FILTER_SCOPE: Final = "NEWSSPIDER_CONTENT_FILTER_SCOPE"
+#: Reasons that drop a page; a judged page failing for another reason passes through.
+CONTENT_FILTER_REASONS: Final = "NEWSSPIDER_CONTENT_FILTER_REASONS"
+#: Least text (Latin-equivalent characters, CJK counted x3) in the main text run to keep a page.
+CONTENT_FILTER_MIN_TEXT: Final = "NEWSSPIDER_CONTENT_FILTER_MIN_TEXT"
+#: Below this much visible text in total the page is "empty".
+CONTENT_FILTER_EMPTY_TEXT: Final = "NEWSSPIDER_CONTENT_FILTER_EMPTY_TEXT"
+#: A page with at least this many link-dominated blocks ...
+CONTENT_FILTER_LISTING_LINKS: Final = "NEWSSPIDER_CONTENT_FILTER_LISTING_LINKS"
+#: ... whose main text run holds less than this share of its text is a "listing".
+CONTENT_FILTER_LISTING_SHARE: Final = "NEWSSPIDER_CONTENT_FILTER_LISTING_SHARE"
+#: A main run this long keeps a page however many links surround it.
+CONTENT_FILTER_STRONG_TEXT: Final = "NEWSSPIDER_CONTENT_FILTER_STRONG_TEXT"
+
+#: The reasons the content filter can report (a bounded set: stats keys are built from them).
+FILTER_REASONS: Final = ("not_html", "empty", "thin", "listing", "soft_404", "login", "consent")
+#: Reasons the pipeline reports under the same ``newsspider/dropped/reason_count/`` family.
+PIPELINE_DROP_REASONS: Final = ("low_confidence",)
+
+DEFAULTS: Final[dict[str, Any]] = {
+    PIPELINE_ENABLED: True,
+    EXTRACT_MODE: "thread",
+    EXTRACT_WORKERS: 0,
+    EXTRACT_START_METHOD: "spawn",
+    EXTRACT_ALGORITHM: "default",
+    EXTRACT_MAX_BYTES: None,
+    EXTRACT_FUNCTION: "newsspider.extraction.api.extract",
+    RELATIVE_DATES: True,
+    MIN_CONFIDENCE: 0.3,
+    LOW_CONFIDENCE_ACTION: "drop",
+    CONTENT_FILTER_ENABLED: True,
+    CONTENT_FILTER_SCOPE: "marked",
+    CONTENT_FILTER_REASONS: list(FILTER_REASONS),
+    CONTENT_FILTER_MIN_TEXT: 250,
+    CONTENT_FILTER_EMPTY_TEXT: 20,
+    CONTENT_FILTER_LISTING_LINKS: 10,
+    CONTENT_FILTER_LISTING_SHARE: 0.25,
+    CONTENT_FILTER_STRONG_TEXT: 1000,
+}
+
+#: Settings the add-on sets (at "addon" priority, so project settings win) besides components.
+ADDON_SETTINGS: Final[dict[str, Any]] = {
+    # Article text is mostly non-ASCII; escaped JSON is unreadable and larger.
+    "FEED_EXPORT_ENCODING": "utf-8",
+}
+
+# --- request meta keys ----------------------------------------------------------------------
+
+#: bool: judge this response (True) or never judge it (False), whatever the scope setting says.
+META_JUDGE: Final = "newsspider_judge"
+#: dict: extraction hints (title, date, authors ...) that `PageItem.from_response` picks up.
+META_HINTS: Final = "newsspider_hints"
+#: Set by the content filter on kept responses: the `PageVerdict` as a dict (for debugging).
+META_VERDICT: Final = "newsspider_verdict"

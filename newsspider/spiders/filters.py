@@ -1,0 +1,92 @@
+"""`CrawlFilterPipeline`: each article once per crawl, and none older than the spider's ``since``.
+
+Runs after `ArticlePipeline`, on `ArticleItem`s (anything else passes through): only extraction
+knows the canonical URL, the text and the date. A duplicate is an article whose canonical URL
+(or, without one, its URL minus tracking parameters) or whose normalised body text was already
+seen. Drops are counted under ``newsspider/dropped/reason_count/{duplicate,older_than_since}``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from typing import Any, Self
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from scrapy.exceptions import DropItem
+
+from newsspider.items import ArticleItem
+from newsspider.spiders._dates import is_older
+
+__all__ = ["CrawlFilterPipeline", "merge_key", "url_key"]
+
+logger = logging.getLogger(__name__)
+
+#: Bodies shorter than this (characters) are not compared: empty or stub bodies are not "same".
+MIN_BODY_FOR_DEDUPE = 200
+_TRACKING = ("utm_", "fbclid", "gclid", "yclid", "mc_", "ref", "from", "spm")
+
+
+def url_key(url: str) -> str:
+    """A URL without fragment, tracking parameters, ``www.`` and trailing-slash differences."""
+    parts = urlsplit(url.strip())
+    query = [
+        (k, v)
+        for k, v in parse_qsl(parts.query, keep_blank_values=True)
+        if not any(k == t or (t.endswith("_") and k.startswith(t)) for t in _TRACKING)
+    ]
+    host = (parts.hostname or "").lower().removeprefix("www.")
+    if parts.port:
+        host = f"{host}:{parts.port}"
+    path = parts.path.rstrip("/") or "/"
+    return urlunsplit((parts.scheme.lower(), host, path, urlencode(sorted(query)), ""))
+
+
+def _body_key(body: str) -> str | None:
+    text = " ".join(body.split())
+    if len(text) < MIN_BODY_FOR_DEDUPE:
+        return None
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+
+
+def merge_key(canonical_url: str | None, url: str | None, body: str | None) -> set[str]:
+    """Identity keys of a record: two records sharing any key are the same article."""
+    keys = {"url:" + url_key(u) for u in (canonical_url, url) if u}
+    body_key = _body_key(body or "")
+    if body_key is not None:
+        keys.add("body:" + body_key)
+    return keys
+
+
+class CrawlFilterPipeline:
+    def __init__(self, crawler: Any) -> None:
+        self.crawler = crawler
+        self.stats = crawler.stats
+        # Identity key (see `merge_key`) -> URL of the first article that had it.
+        self._seen: dict[str, str] = {}
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> Self:
+        return cls(crawler)
+
+    def process_item(self, item: Any) -> Any:
+        if not isinstance(item, ArticleItem):
+            return item
+        url = item.url or ""
+        since = getattr(getattr(self.crawler, "spider", None), "since", None)
+        if is_older(item.date, since):
+            self._drop("older_than_since")
+            raise DropItem(f"Published {item.date}, before since={since}: {url}", log_level="DEBUG")
+        keys = merge_key(item.canonical_url, url, item.body)
+        seen = next((self._seen[k] for k in sorted(keys) if k in self._seen), None)
+        if seen is not None:
+            self._drop("duplicate")
+            raise DropItem(f"Duplicate of {seen}: {url}", log_level="INFO")
+        for key in keys:
+            self._seen[key] = url
+        return item
+
+    def _drop(self, reason: str) -> None:
+        if self.stats is not None:
+            self.stats.inc_value("newsspider/dropped/count")
+            self.stats.inc_value(f"newsspider/dropped/reason_count/{reason}")

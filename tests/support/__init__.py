@@ -1,0 +1,1 @@
+"""Test helpers: a loopback HTTP server for the fixture site and a subprocess crawl runner."""

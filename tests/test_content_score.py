@@ -1,0 +1,133 @@
+"""The content score: verdicts on the fixture site, robustness, cost."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from support.server import CANDIDATES, ROUTES, SITE_DIR
+
+from newsspider.extraction.content_score import REASONS, PageVerdict, Thresholds, score_page
+from newsspider.settings_defaults import FILTER_REASONS
+
+
+def _page(path: str) -> tuple[bytes, str | None, str | None]:
+    route = ROUTES[path]
+    assert route.file is not None
+    content_type = route.content_type
+    encoding = None
+    if content_type and "charset=" in content_type:
+        encoding = content_type.split("charset=", 1)[1]
+    return (SITE_DIR / route.file).read_bytes(), content_type, encoding
+
+
+@pytest.mark.parametrize(
+    ("path", "reason"),
+    [(p, r) for p, r in CANDIDATES.items() if p in ROUTES and ROUTES[p].file]
+    + [("/en/library-hours.html", None), ("/index.html", "listing"), ("/page2.html", "listing")],
+)
+def test_fixture_pages(path: str, reason: str | None) -> None:
+    verdict = score_page(*_page(path))
+    assert verdict.reason == reason, verdict
+    assert verdict.keep is (reason is None)
+
+
+def test_reason_sets_agree() -> None:
+    assert REASONS == FILTER_REASONS
+
+
+def test_wrong_header_charset_still_kept() -> None:
+    # Decoded as UTF-8 with replacement characters, the page still has its text run.
+    body, _, _ = _page("/ru/wrong-charset.html")
+    assert score_page(body, "text/html; charset=utf-8", "utf-8").keep
+
+
+def test_cjk_counts_three() -> None:
+    chinese = "<html><body><p>" + "新闻" * 50 + "</p></body></html>"  # 100 characters
+    verdict = score_page(chinese.encode("utf-8"), "text/html", "utf-8")
+    assert verdict.score == 300
+    assert verdict.keep
+
+
+def test_thresholds_are_parameters() -> None:
+    body = b"<html><body><p>" + b"word " * 30 + b"</p></body></html>"
+    assert not score_page(body, "text/html").keep
+    assert score_page(body, "text/html", thresholds=Thresholds(min_text=100)).keep
+
+
+@pytest.mark.parametrize(
+    ("body", "content_type", "reason"),
+    [
+        (b"", "text/html", "empty"),
+        (b"   \n ", None, "empty"),
+        (b"%PDF-1.7 ...", "text/html", "not_html"),
+        (b"\x89PNG\r\n\x1a\n....", None, "not_html"),
+        (b'{"a": 1}', "application/json", "not_html"),
+        (b"plain words only", "text/plain", "not_html"),
+        (b"<html><body></body></html>", "text/html", "empty"),
+    ],
+)
+def test_degenerate_inputs(body: bytes, content_type: str | None, reason: str) -> None:
+    assert score_page(body, content_type).reason == reason
+
+
+def test_html_served_as_octet_stream_is_sniffed() -> None:
+    body = b"<!DOCTYPE html><html><body><p>" + b"A sentence of text. " * 20 + b"</p></body></html>"
+    assert score_page(body, "application/octet-stream").keep
+    assert score_page(body, None).keep
+
+
+def test_meta_charset_used_without_encoding() -> None:
+    body, _, _ = _page("/zh/gbk-article.html")
+    assert score_page(body, "text/html", None).keep
+
+
+def test_strong_text_beats_links_and_title() -> None:
+    nav = "".join(f'<li><a href="/s/{i}">Section number {i}</a></li>' for i in range(60))
+    text = "<p>" + "A long article sentence with words. " * 40 + "</p>"
+    page = f"<html><head><title>Error 404 explained</title></head><body><ul>{nav}</ul>{text}"
+    verdict = score_page(page.encode(), "text/html")
+    assert verdict.keep, verdict
+
+
+def test_deeply_nested_markup() -> None:
+    body = b"<html><body>" + b"<div>" * 100_000 + b"<p>deep</p>" + b"</div>" * 100_000
+    assert isinstance(score_page(body, "text/html"), PageVerdict)
+
+
+def test_cheap_on_a_large_page() -> None:
+    paragraph = b"<p>" + b"Some sentence, with punctuation; and more words. " * 8 + b"</p>\n"
+    links = b"".join(b'<li><a href="/x">Link text here</a></li>' for _ in range(500))
+    body = b"<html><body><ul>" + links + b"</ul>" + paragraph * 400 + b"</body></html>"  # ~220 kB
+    start = time.perf_counter()
+    verdict = score_page(body, "text/html; charset=utf-8", "utf-8")
+    elapsed = time.perf_counter() - start
+    assert verdict.keep
+    assert elapsed < 0.25  # a few ms in practice; generous for slow CI machines
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    body=st.binary(max_size=2000)
+    | st.text(max_size=2000).map(lambda s: s.encode("utf-8", "surrogatepass")),
+    content_type=st.sampled_from([None, "text/html", "text/html; charset=gbk", "image/png", ""]),
+    encoding=st.sampled_from([None, "utf-8", "gbk", "windows-1251", "no-such-codec"]),
+)
+def test_never_raises(body: bytes, content_type: str | None, encoding: str | None) -> None:
+    verdict = score_page(body, content_type, encoding)
+    assert verdict.keep is (verdict.reason is None)
+    assert verdict.reason is None or verdict.reason in REASONS
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["<p>", "</p>", "<a href=x>", "</a>", "<div>", "text ", "文字", "<", ">"]),
+        max_size=300,
+    )
+)
+def test_never_raises_on_tag_soup(parts: list[str]) -> None:
+    verdict = score_page("".join(parts).encode(), "text/html", "utf-8")
+    assert verdict.reason is None or verdict.reason in REASONS

@@ -1,0 +1,111 @@
+"""Date parsing in many languages and formats, relative dates, URL dates."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+import pytest
+
+from newsspider.extraction.dates import (
+    date_from_url,
+    parse_machine_date,
+    parse_relative_date,
+    parse_text_date,
+)
+
+LATEST = date(2030, 1, 1)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("2019年9月5日 11:10", "2019-09-05T11:10:00"),
+        ("发布时间：2019-09-05 11:10", "2019-09-05T11:10:00"),
+        ("2019/9/5", "2019-09-05"),
+        ("5 сентября 2019 г.", "2019-09-05"),
+        ("Опубликовано: 12 января 2020 года, 08:15", "2020-01-12T08:15:00"),
+        ("5. September 2019", "2019-09-05"),
+        ("Veröffentlicht am 05.09.2019 um 11:10 Uhr", "2019-09-05T11:10:00"),
+        ("5 septembre 2019", "2019-09-05"),
+        ("5 de septiembre de 2019", "2019-09-05"),
+        ("5 de setembro de 2019", "2019-09-05"),
+        ("September 5, 2019", "2019-09-05"),
+        ("Sept. 5th, 2019 at 3:04 pm", "2019-09-05T15:04:00"),
+        ("5 Sep 2019", "2019-09-05"),
+        ("Thu, 05 Sep 2019 11:10:00 +0200", "2019-09-05T11:10:00+02:00"),
+        ("2019년 9월 5일", "2019-09-05"),
+        ("07 أكتوبر 2020", "2020-10-07"),
+        ("31.02.2019", None),  # impossible day
+        ("1990-01-01", None),  # before the web
+        ("© 2005-2019 Example", None),
+    ],
+)
+def test_text_dates(text: str, expected: str | None) -> None:
+    parsed = parse_text_date(text, latest=LATEST)
+    assert (parsed.iso() if parsed else None) == expected
+
+
+def test_ambiguous_slashes_follow_locale() -> None:
+    assert parse_text_date("05/09/2019", latest=LATEST).iso() == "2019-09-05"  # type: ignore[union-attr]
+    us = parse_text_date("05/09/2019", latest=LATEST, month_first=True)
+    assert us is not None and us.iso() == "2019-05-09"
+    # A day above 12 settles it either way.
+    assert parse_text_date("9/25/2019", latest=LATEST).iso() == "2019-09-25"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("2019-09-05T11:10:00Z", "2019-09-05T11:10:00+00:00"),
+        ("2019-09-05T11:10:00.123+0530", "2019-09-05T11:10:00+05:30"),
+        ("20190905", "2019-09-05"),
+        ("1567681800", "2019-09-05T11:10:00+00:00"),
+        ("2019-09-05", "2019-09-05"),
+        ("not a date", None),
+        ("", None),
+    ],
+)
+def test_machine_dates(value: str, expected: str | None) -> None:
+    parsed = parse_machine_date(value, latest=LATEST)
+    assert (parsed.iso() if parsed else None) == expected
+
+
+def test_future_is_rejected() -> None:
+    assert parse_machine_date("2019-09-05", latest=date(2019, 9, 4)) is None
+
+
+REF = datetime(2024, 5, 10, 12, 0, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("вчера в 16:19", "2024-05-09T16:19:00"),
+        ("3 hours ago", "2024-05-10"),
+        ("昨天 08:00", "2024-05-09T08:00:00"),
+        ("2 дня назад", "2024-05-08"),
+        ("vor 3 Tagen", "2024-05-07"),
+        ("5天前", "2024-05-05"),
+        ("no date here", None),
+    ],
+)
+def test_relative_dates(text: str, expected: str | None) -> None:
+    parsed = parse_relative_date(text, REF)
+    assert (parsed.iso() if parsed else None) == expected
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("https://example.com/2019/09/05/slug", "2019-09-05"),
+        ("https://example.com/news/20190905/slug.html", "2019-09-05"),
+        ("https://example.com/a/2019-09-05-slug", "2019-09-05"),
+        ("https://example.com/2019/9/5/slug", "2019-09-05"),
+        ("https://example.com/article/1567681800123", None),
+        ("https://example.com/2019/13/45/slug", None),
+        (None, None),
+    ],
+)
+def test_url_dates(url: str | None, expected: str | None) -> None:
+    parsed = date_from_url(url, latest=LATEST)
+    assert (parsed.iso() if parsed else None) == expected

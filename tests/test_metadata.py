@@ -1,0 +1,144 @@
+"""read_metadata on fixture pages: every field, the article hint, and never raising."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from lxml import etree
+
+from newsspider.extraction.metadata import PageMetadata, read_metadata
+
+FIXTURES = Path(__file__).parent / "fixtures" / "metadata"
+
+
+def parse(html: str | bytes) -> etree._Element:
+    data = html.encode("utf-8") if isinstance(html, str) else html
+    parser = etree.HTMLParser(remove_comments=True, remove_pis=True, encoding="utf-8")
+    root = etree.fromstring(data, parser)
+    assert root is not None
+    return root
+
+
+def page(name: str) -> etree._Element:
+    return parse((FIXTURES / name).read_bytes())
+
+
+def test_english_jsonld_page() -> None:
+    md = read_metadata(page("en_jsonld.html"), "https://gazette.example/news/x?utm=1")
+    assert md.title == "Council approves new river bridge"
+    # article:published_time is UTC; sailthru.date and <time> give the same instant locally.
+    assert md.date == "2021-03-03T22:30:00-08:00"
+    assert md.date_modified == "2021-03-05T09:00:00+00:00"
+    assert md.authors == ("Jane Doe", "Sam Roe")
+    assert md.language == "en"
+    assert md.description == "The vote ends a decade of debate."
+    assert md.site_name == "Riverton Gazette"
+    assert md.canonical_url == "https://gazette.example/news/council-approves-bridge"
+    assert md.image == "https://gazette.example/img/bridge.jpg"
+    assert md.is_article_hint is True
+
+
+def test_chinese_page_without_structured_data() -> None:
+    md = read_metadata(page("zh_text.html"), "https://news.example.cn/society/a123.html")
+    assert md.title == "城市公园今日开放 游客络绎不绝"
+    # The byline date, not the "related news" date further down or the footer years.
+    assert md.date == "2019-09-05T11:10:00"
+    assert md.language == "zh"
+
+
+def test_russian_genitive_month_and_updated_line() -> None:
+    md = read_metadata(page("ru_text.html"), "https://city.example.ru/news/123")
+    assert md.title == "В Казани открыли новую станцию метро"
+    assert md.date == "2019-09-05T11:10:00"
+    assert md.authors == ("Иван Петров",)
+    assert md.language == "ru"
+    assert md.site_name == "Городские новости"
+
+
+def test_german_page_skips_logo_heading_and_stand_line() -> None:
+    md = read_metadata(page("de_text.html"), "https://zeitung.example.de/lokales/radwege")
+    assert md.title == "Neue Radwege für die Innenstadt"
+    assert md.date == "2019-09-05T11:10:00"
+    assert md.language == "de"
+
+
+def test_relative_dates_need_a_reference_time() -> None:
+    root = page("en_relative.html")
+    assert read_metadata(root, None).date is None
+    ref = datetime(2024, 5, 2, 1, 0, tzinfo=UTC)
+    assert read_metadata(root, None, reference_time=ref).date == "2024-05-01"
+
+
+def test_url_date_wins_over_a_contradicting_page_date() -> None:
+    html = (
+        '<html><head><meta property="article:published_time" content="2015-01-01">'
+        "</head><body><h1>Hello there world</h1></body></html>"
+    )
+    md = read_metadata(parse(html), "https://example.com/2019/09/05/hello")
+    assert md.date == "2019-09-05"
+
+
+def test_future_dates_are_rejected() -> None:
+    html = (
+        '<html><head><meta property="article:published_time" content="2031-01-01T00:00:00Z">'
+        "</head><body><h1>Hello</h1></body></html>"
+    )
+    ref = datetime(2024, 1, 1, tzinfo=UTC)
+    assert read_metadata(parse(html), None, reference_time=ref).date is None
+
+
+def test_listing_hint_is_false() -> None:
+    md = read_metadata(page("listing.html"), "https://example.com/latest")
+    assert md.is_article_hint is False
+
+
+def test_hints_are_fallbacks() -> None:
+    root = parse("<html><body><p>Nothing here</p></body></html>")
+    md = read_metadata(
+        root, None, hints={"title": "Feed title", "date": "2020-02-02", "authors": ["A. Writer"]}
+    )
+    assert md.title == "Feed title"
+    assert md.date == "2020-02-02"
+    assert md.authors == ("A. Writer",)
+
+
+def test_headline_candidates_are_used() -> None:
+    root = parse(
+        "<html><head><title>Site Home</title></head><body>"
+        "<h2 id='h'>A headline found by the body extractor</h2><p>05.09.2019</p></body></html>"
+    )
+    heading = root.find(".//h2")
+    assert heading is not None
+    md = read_metadata(root, None, headline_candidates=[heading])
+    assert md.title == "A headline found by the body extractor"
+    assert md.date == "2019-09-05"
+
+
+def test_deep_jsonld_does_not_raise() -> None:
+    nested = "[" * 5000 + "]" * 5000
+    html = f'<html><head><script type="application/ld+json">{nested}</script></head></html>'
+    assert isinstance(read_metadata(parse(html), None), PageMetadata)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(max_size=300))
+def test_never_raises_on_arbitrary_markup(text: str) -> None:
+    html = f"<html><head><title>{text}</title><meta name='date' content='{text}'></head>"
+    html += f"<body><h1>{text}</h1><time datetime='{text}'>{text}</time></body></html>"
+    try:
+        root = parse(html)
+    except (etree.XMLSyntaxError, AssertionError):
+        return
+    read_metadata(root, text or None, hints={"date": text, "title": text})
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"), [("en-US", "en"), ("zh_CN", "zh"), ("pt-BR", "pt"), ("xx-bogus!", None)]
+)
+def test_language_normalised(lang: str, expected: str | None) -> None:
+    md = read_metadata(parse(f'<html lang="{lang}"><body><p>x</p></body></html>'), None)
+    assert md.language == expected

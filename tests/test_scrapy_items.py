@@ -1,0 +1,81 @@
+"""PageItem and ArticleItem."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import fields
+from datetime import datetime
+
+from itemadapter import ItemAdapter
+from scrapy.http import HtmlResponse, Request, Response, TextResponse
+
+from newsspider.extraction.article import Article
+from newsspider.items import ArticleItem, PageItem
+
+URL = "http://example.com/a.html"
+
+
+def test_article_item_field_order_and_coverage() -> None:
+    names = [f.name for f in fields(ArticleItem)]
+    assert names[:5] == ["url", "title", "body", "date", "confidence"]
+    assert set(Article.field_names()) <= set(names), "ArticleItem must carry every Article field"
+    assert names[-2:] == ["fetched_at", "low_confidence"]
+
+
+def test_article_item_from_article_is_json_ready() -> None:
+    article = Article(url=URL, title="T", body="B", authors=("X", "Y"), warnings=("w",))
+    page = PageItem(url=URL, body=b"<html></html>", fetched_at="2024-05-01T10:00:00+00:00")
+    item = ArticleItem.from_article(article, page, low_confidence=True)
+    adapter = ItemAdapter(item)
+    assert list(adapter.keys())[:5] == ["url", "title", "body", "date", "confidence"]
+    data = json.loads(json.dumps(adapter.asdict()))
+    assert data["authors"] == ["X", "Y"]
+    assert data["fetched_at"] == "2024-05-01T10:00:00+00:00"
+    assert data["low_confidence"] is True
+    assert "<html>" not in json.dumps(data)
+
+
+def test_page_item_from_html_response() -> None:
+    request = Request(URL, meta={"depth": 2, "newsspider_hints": {"title": "From feed"}})
+    response = HtmlResponse(
+        URL,
+        body="<html><body>Привет</body></html>".encode("cp1251"),
+        headers={"Content-Type": "text/html; charset=windows-1251"},
+        request=request,
+    )
+    page = PageItem.from_response(response, date="2024-01-02")
+    assert page.url == URL
+    assert page.encoding == "cp1251"
+    assert page.content_type == "text/html; charset=windows-1251"
+    assert page.hints == {"title": "From feed", "date": "2024-01-02"}
+    assert page.meta == {"depth": 2}
+    assert page.status == 200
+    assert isinstance(page.reference_time, datetime)
+    assert page.reference_time.tzinfo is not None
+
+
+def test_page_item_drops_an_encoding_the_body_contradicts() -> None:
+    body = "<html><head><meta charset=windows-1251></head><body>Школа</body></html>"
+    response = HtmlResponse(
+        URL, body=body.encode("cp1251"), headers={"Content-Type": "text/html; charset=utf-8"}
+    )
+    assert PageItem.from_response(response).encoding is None
+
+
+def test_page_item_from_binary_and_plain_responses() -> None:
+    pdf = Response(URL, body=b"%PDF-1.4", headers={"Content-Type": "application/pdf"})
+    page = PageItem.from_response(pdf)
+    assert page.encoding is None
+    assert page.content_type == "application/pdf"
+    assert page.meta == {} and page.hints == {}
+    text = TextResponse(URL, body=b"hello", encoding="utf-8")
+    assert PageItem.from_response(text).encoding == "utf-8"
+
+
+def test_page_item_repr_leaves_out_the_body() -> None:
+    page = PageItem(url=URL, body=b"x" * 100_000)
+    assert len(repr(page)) < 400
+
+
+def test_reference_time_of_bad_timestamp_is_none() -> None:
+    assert PageItem(url=URL, fetched_at="yesterday").reference_time is None

@@ -1,0 +1,182 @@
+"""ContentFilterMiddleware: which responses it judges, what it drops, what it counts and logs."""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from scrapy import Spider
+from scrapy.exceptions import IgnoreRequest, NotConfigured
+from scrapy.http import HtmlResponse, Request, Response
+from scrapy.linkextractors import LinkExtractor
+from scrapy.settings import Settings
+from scrapy.spiders import CrawlSpider, Rule
+
+from newsspider.middlewares import ContentFilterMiddleware, PageDropped, article_callback
+
+ARTICLE = (
+    b"<html><body><article>"
+    + b"<p>"
+    + b"A sentence of article text. " * 30
+    + b"</p></article></body></html>"
+)
+THIN = b"<html><body><h1>Video: the rowing club race</h1><p>Watch the highlights.</p></body></html>"
+
+
+class FakeStats:
+    def __init__(self) -> None:
+        self.values: Counter[str] = Counter()
+
+    def inc_value(self, key: str, count: int = 1, start: int = 0) -> None:
+        self.values[key] += count
+
+
+class NewsSpider(Spider):
+    name = "news"
+
+    def parse(self, response: Any) -> Any:
+        return None
+
+    @article_callback
+    def parse_article(self, response: Any) -> Any:
+        return None
+
+
+class RulesSpider(CrawlSpider):
+    name = "rules"
+    rules = (
+        Rule(LinkExtractor(allow="/list/"), follow=True),
+        Rule(LinkExtractor(allow="/story/"), callback="parse_story"),
+    )
+
+    @article_callback
+    def parse_story(self, response: Any) -> Any:
+        return None
+
+
+def make(
+    settings: dict[str, Any] | None = None, spider: Spider | None = None
+) -> ContentFilterMiddleware:
+    crawler = SimpleNamespace(
+        settings=Settings(settings or {}), stats=FakeStats(), spider=spider or NewsSpider()
+    )
+    return ContentFilterMiddleware.from_crawler(crawler)
+
+
+def response(request: Request, body: bytes = THIN, status: int = 200) -> HtmlResponse:
+    return HtmlResponse(request.url, body=body, status=status, request=request, encoding="utf-8")
+
+
+def test_default_scope_judges_only_article_callbacks() -> None:
+    spider = NewsSpider()
+    mw = make(spider=spider)
+    listing = Request("http://a.example/", callback=spider.parse)
+    default = Request("http://a.example/")
+    article = Request("http://a.example/x", callback=spider.parse_article)
+    assert mw.process_response(listing, response(listing)) is not None
+    assert mw.process_response(default, response(default)) is not None
+    with pytest.raises(PageDropped):
+        mw.process_response(article, response(article))
+
+
+def test_meta_overrides_scope() -> None:
+    spider = NewsSpider()
+    mw = make(spider=spider)
+    opted_in = Request("http://a.example/1", meta={"newsspider_judge": True})
+    opted_out = Request(
+        "http://a.example/2", callback=spider.parse_article, meta={"newsspider_judge": False}
+    )
+    with pytest.raises(PageDropped):
+        mw.process_response(opted_in, response(opted_in))
+    assert mw.process_response(opted_out, response(opted_out)) is not None
+    everything = make({"NEWSSPIDER_CONTENT_FILTER_SCOPE": "all"})
+    spared = Request("http://a.example/3", meta={"newsspider_judge": False})
+    assert everything.process_response(spared, response(spared)) is not None
+    with pytest.raises(PageDropped):
+        plain = Request("http://a.example/4")
+        everything.process_response(plain, response(plain))
+
+
+def test_crawl_spider_rule_callbacks() -> None:
+    spider = RulesSpider()
+    spider._compile_rules()
+    mw = make(spider=spider)
+    story = Request("http://a.example/story/1", callback=spider._callback, meta={"rule": 1})
+    listing = Request("http://a.example/list/1", callback=spider._callback, meta={"rule": 0})
+    assert mw.should_judge(story)
+    assert not mw.should_judge(listing)
+
+
+def test_drop_carries_response_reason_and_counts() -> None:
+    mw = make()
+    request = Request("http://a.example/v", meta={"newsspider_judge": True})
+    resp = response(request)
+    with pytest.raises(IgnoreRequest) as excinfo:
+        mw.process_response(request, resp)
+    error = excinfo.value
+    assert isinstance(error, PageDropped)
+    assert error.response is resp and error.reason == "thin" and not error.verdict.keep
+    stats = mw.stats.values
+    assert stats["newsspider/content_filter/judged_count"] == 1
+    assert stats["newsspider/dropped/count"] == 1
+    assert stats["newsspider/dropped/reason_count/thin"] == 1
+
+
+def test_kept_response_gets_verdict_in_meta() -> None:
+    mw = make()
+    request = Request("http://a.example/a", meta={"newsspider_judge": True})
+    resp = response(request, ARTICLE)
+    assert mw.process_response(request, resp) is resp
+    assert resp.meta["newsspider_verdict"]["keep"] is True
+    assert mw.stats.values["newsspider/content_filter/kept_count"] == 1
+
+
+def test_non_2xx_and_binary_responses() -> None:
+    mw = make()
+    request = Request("http://a.example/e", meta={"newsspider_judge": True})
+    error_page = response(request, THIN, status=404)
+    assert mw.process_response(request, error_page) is error_page
+    pdf = Response(
+        request.url, body=b"%PDF-1.4", headers={"Content-Type": "application/pdf"}, request=request
+    )
+    with pytest.raises(PageDropped) as excinfo:
+        mw.process_response(request, pdf)
+    assert excinfo.value.reason == "not_html"
+
+
+def test_reasons_setting_limits_drops() -> None:
+    mw = make({"NEWSSPIDER_CONTENT_FILTER_REASONS": ["not_html"]})
+    request = Request("http://a.example/v", meta={"newsspider_judge": True})
+    resp = response(request)
+    assert mw.process_response(request, resp) is resp
+    assert resp.meta["newsspider_verdict"]["reason"] == "thin"
+
+
+def test_thresholds_from_settings() -> None:
+    mw = make({"NEWSSPIDER_CONTENT_FILTER_MIN_TEXT": 5})
+    request = Request("http://a.example/v", meta={"newsspider_judge": True})
+    assert mw.process_response(request, response(request)) is not None
+
+
+def test_first_drop_per_domain_and_reason_logged(caplog: pytest.LogCaptureFixture) -> None:
+    mw = make()
+    caplog.set_level(logging.DEBUG, logger="newsspider.middlewares")
+    for url in ("http://a.example/1", "http://a.example/2", "http://b.example/1"):
+        request = Request(url, meta={"newsspider_judge": True})
+        with pytest.raises(PageDropped):
+            mw.process_response(request, response(request))
+    info = [r for r in caplog.records if r.levelno == logging.INFO]
+    assert [r.args[0] for r in info] == ["http://a.example/1", "http://b.example/1"]  # type: ignore[index]
+    assert mw.stats.values["newsspider/dropped/reason_count/thin"] == 3
+
+
+def test_disabled_and_bad_settings() -> None:
+    with pytest.raises(NotConfigured):
+        make({"NEWSSPIDER_CONTENT_FILTER_ENABLED": False})
+    with pytest.raises(ValueError, match="SCOPE"):
+        make({"NEWSSPIDER_CONTENT_FILTER_SCOPE": "some"})
+    with pytest.raises(ValueError, match="unknown reasons"):
+        make({"NEWSSPIDER_CONTENT_FILTER_REASONS": ["paywall"]})
