@@ -131,3 +131,42 @@ def test_never_raises(body: bytes, content_type: str | None, encoding: str | Non
 def test_never_raises_on_tag_soup(parts: list[str]) -> None:
     verdict = score_page("".join(parts).encode(), "text/html", "utf-8")
     assert verdict.reason is None or verdict.reason in REASONS
+
+
+_NAV = "".join(f'<li><a href="/s/{i}">Section {i}</a></li>' for i in range(12))
+_TEASERS = "".join(
+    f'<li><h3><a href="/t/{i}">Teaser headline number {i}</a></h3>'
+    f"<p>A teaser sentence that sums up story {i} in a few words.</p></li>"
+    for i in range(8)
+)
+_COMMENTS = "".join(
+    f'<li><a href="/u/{i}">reader{i}</a><p>A comment of a reader, short and sharp.</p></li>'
+    for i in range(6)
+)
+
+
+def _templated(main: str, head: str = "") -> bytes:
+    return (
+        f"<html><head><title>T</title>{head}</head><body><div class='cookie'>We use cookies."
+        f"</div><nav><ul>{_NAV}</ul></nav><main>{main}</main><section><ul>{_TEASERS}</ul>"
+        f"</section><section><ol>{_COMMENTS}</ol></section></body></html>"
+    ).encode()
+
+
+def test_short_article_among_teasers_and_comments_is_kept() -> None:
+    story = "<p>" + "A short news item sentence. " * 12 + "</p>"  # ~280 characters
+    verdict = score_page(_templated(f"<article><h1>Headline</h1>{story}</article>"), "text/html")
+    assert verdict.keep, verdict
+
+
+def test_thin_declared_article_is_thin_not_listing_or_consent() -> None:
+    stub = "<article><h1>Live: the harbour fire</h1><p>This live page has ended.</p></article>"
+    head = '<script type="application/ld+json">{"@type": "NewsArticle"}</script>'
+    assert score_page(_templated(stub, head), "text/html").reason == "thin"
+
+
+def test_declared_article_is_never_a_listing() -> None:
+    main = "".join(f'<p><a href="/x/{i}">Link {i}</a></p><p>Short text {i}.</p>' for i in range(30))
+    head = '<meta content="article" property="og:type">'
+    assert score_page(_templated(main), "text/html").reason == "listing"
+    assert score_page(_templated(main, head), "text/html").reason != "listing"

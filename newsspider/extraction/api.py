@@ -14,7 +14,12 @@ from newsspider.extraction.confidence import confidence_features, score_confiden
 from newsspider.extraction.decoding import decode_html
 from newsspider.extraction.html_output import body_html
 from newsspider.extraction.metadata import PageMetadata, read_metadata
-from newsspider.extraction.pagetype import body_shape, classify_page, read_page_signals
+from newsspider.extraction.pagetype import (
+    body_shape,
+    classify_page,
+    page_signals,
+    read_form_signals,
+)
 from newsspider.extraction.parsing import parse_html
 from newsspider.extraction.scoring import choose_container
 from newsspider.extraction.segments import segment_page
@@ -87,7 +92,7 @@ def _extract(
 
     # Metadata and page signals first: cleaning removes the scripts and forms they read.
     metadata = read_metadata(root, url, reference_time=reference_time, hints=hints)
-    signals = read_page_signals(root)
+    title_text, password_fields = read_form_signals(root)
     clean_tree(root)
     page = segment_page(root)
     choice = choose_container(page)
@@ -96,6 +101,8 @@ def _extract(
     selection = select_body(page, choice)
     text = body_text(page, selection)
     shape = body_shape(page, selection.segment_ids, selection.container)
+    first_h1 = next((s.text for s in page.segments if s.tag == "h1"), None)
+    signals = page_signals(title_text, password_fields, page, first_h1)
     page_type = classify_page(signals, shape, metadata.is_article_hint)
     runner_up_ratio = choice.runner_up / choice.score if choice.score > 0 else 1.0
     features = confidence_features(shape, metadata.is_article_hint, None, runner_up_ratio)

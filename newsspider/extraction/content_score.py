@@ -71,6 +71,13 @@ _CONSENT_WORDS = re.compile(
     r"|隐私|同意|согласи|куки|файл\w* cookie",
     re.I,
 )
+_OG_TYPE_TAG = re.compile(r"<meta\b[^>]*og:type[^>]*>", re.I)
+_OG_ARTICLE = re.compile(r"content\s*=\s*[\"']?article\b", re.I)
+_JSON_LD_ARTICLE = re.compile(
+    r"\"@type\"\s*:\s*\"(?:News|Blog|Scholarly|Tech|Report|Opinion|Analysis)?"
+    r"(?:Article|Posting|NewsArticle)\"",
+)
+_CONSENT_MIN_HITS: Final = 3
 _LOGIN_WORDS = re.compile(
     r"sign[ -]?in|log[ -]?in|subscribe to (?:continue|read)|subscribers only|password"
     r"|登录|登入|注册|会员|войти|вход|авториз|пароль|подпиш",
@@ -176,11 +183,18 @@ def _strip_tags(fragment: str) -> str:
     return " ".join(_ANY_TAG.sub(" ", fragment).split())
 
 
+def _declares_article(markup: str) -> bool:
+    if _JSON_LD_ARTICLE.search(markup):
+        return True
+    return any(_OG_ARTICLE.search(tag) for tag in _OG_TYPE_TAG.findall(markup, 0, 50_000))
+
+
 def _judge(markup: str, limits: Thresholds) -> PageVerdict:
     title_match = _TITLE.search(markup)
     h1_match = _H1.search(markup)
     headline = " ".join(_strip_tags(m.group(1)) for m in (title_match, h1_match) if m is not None)
     has_password = _PASSWORD_INPUT.search(markup) is not None
+    declared_article = _declares_article(markup)
 
     markup = _DROP_ELEMENTS.sub(" ", _COMMENT.sub(" ", markup))
     blocks = _Blocks()
@@ -208,10 +222,12 @@ def _judge(markup: str, limits: Thresholds) -> PageVerdict:
     if blocks.best_run >= limits.strong_text:
         return verdict(True, None)
     many_links = blocks.link_blocks >= limits.listing_links
+    # A page that declares itself an article (og:type, JSON-LD) is not called a listing.
     scattered = (
         many_links
         and blocks.best_run < limits.listing_share * total
         and blocks.best_run < limits.listing_dominance * blocks.second_run
+        and not declared_article
     )
     if blocks.best_run >= limits.min_text and not scattered:
         return verdict(True, None)
@@ -223,11 +239,12 @@ def _judge(markup: str, limits: Thresholds) -> PageVerdict:
     plain = " ".join(blocks.plain_text)
     if has_password:
         return verdict(False, "login")
-    if _CONSENT_WORDS.search(plain):
+    # A wall talks about consent again and again; a page merely carrying a cookie banner once.
+    if len(_CONSENT_WORDS.findall(plain)) >= _CONSENT_MIN_HITS:
         return verdict(False, "consent")
     if _LOGIN_WORDS.search(plain) or _LOGIN_WORDS.search(headline):
         return verdict(False, "login")
-    if many_links:
+    if many_links and blocks.link_text >= blocks.text and not declared_article:
         return verdict(False, "listing")
     return verdict(False, "thin")
 

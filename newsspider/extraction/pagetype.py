@@ -28,14 +28,13 @@ _LOGIN_PHRASES = re.compile(
     r"|anmelden|connexion|iniciar sesión|accedi)\b|войти|вход в|登录|登入|ログイン|로그인",
     re.IGNORECASE,
 )
-_HEADINGS = etree.XPath("(//title | //h1)[position() <= 4]")
 _PASSWORD_FIELDS = etree.XPath("count(//input[@type='password'])")
-_LINKED_HEADINGS = etree.XPath("count(//*[self::h2 or self::h3 or self::h4][.//a])")
+_TITLE = etree.XPath("string((//title)[1])")
 
 
 @dataclass(frozen=True, slots=True)
 class PageSignals:
-    """What the page says about itself before cleaning strips forms and scripts."""
+    """What the page says about itself; forms are read before cleaning strips them."""
 
     error_text: bool
     login_text: bool
@@ -43,22 +42,25 @@ class PageSignals:
     linked_headings: int
 
 
-def _count(query: etree.XPath, root: etree._Element) -> int:
-    result = query(root)
-    return int(result) if isinstance(result, float) else 0
-
-
-def read_page_signals(root: etree._Element) -> PageSignals:
-    found = _HEADINGS(root)
-    elements = (
-        [el for el in found if isinstance(el, etree._Element)] if isinstance(found, list) else []
+def read_form_signals(root: etree._Element) -> tuple[str, int]:
+    """The raw <title> text and the number of password fields (read before cleaning)."""
+    title = _TITLE(root)
+    fields = _PASSWORD_FIELDS(root)
+    return (
+        str(title)[:300] if isinstance(title, str) else "",
+        int(fields) if isinstance(fields, float) else 0,
     )
-    heading_text = " ".join(" ".join(map(str, el.itertext()))[:200] for el in elements)
+
+
+def page_signals(
+    title_text: str, password_fields: int, page: PageSegments, headline: str | None
+) -> PageSignals:
+    heading_text = f"{title_text} {headline or ''}"
     return PageSignals(
         error_text=bool(_ERROR_PHRASES.search(heading_text)),
         login_text=bool(_LOGIN_PHRASES.search(heading_text)),
-        password_fields=_count(_PASSWORD_FIELDS, root),
-        linked_headings=_count(_LINKED_HEADINGS, root),
+        password_fields=password_fields,
+        linked_headings=page.linked_headings,
     )
 
 

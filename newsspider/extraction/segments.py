@@ -49,71 +49,52 @@ POSITIVE_TOKENS = frozenset(
 )
 
 
-def class_tokens(element: etree._Element) -> set[str]:
-    """The words of an element's class and id, camelCase split, lower-cased."""
-    raw = f"{element.get('class') or ''} {element.get('id') or ''}"
-    if not raw.strip():
-        return set()
-    words = _TOKEN_SPLIT.split(_CAMEL.sub(r"\1 \2", raw).lower())
-    tokens = {w for w in words if w}
-    tokens.add(_TOKEN_SPLIT.sub("", raw.lower()))
-    return tokens
-
-
-_signal_cache: dict[str, int] = {}
-_SIGNAL_CACHE_LIMIT = 50_000
-
-
 _CAPTION_TAGS = frozenset({"figure", "figcaption"})
 _PAGE_TAGS = frozenset({"html", "body"})
+_TEASER_HEADINGS = frozenset({"h2", "h3", "h4"})
 CAPTION_TOKENS = frozenset(
     """caption captions wpcaption wpcaptiontext imagecaption photocaption figcaption credit
     credits imagecredit photocredit""".split()
 )
-_caption_cache: dict[str, bool] = {}
-
-
-def caption_class(element: etree._Element) -> bool:
-    classes = element.get("class")
-    if not classes:
-        return False
-    # Class only: "caption" in an id names a slot more often than the caption text itself.
-    flag = _caption_cache.get(classes)
-    if flag is None:
-        words = _TOKEN_SPLIT.split(_CAMEL.sub(r"\1 \2", classes).lower())
-        flag = not CAPTION_TOKENS.isdisjoint(words)
-        if len(_caption_cache) > _SIGNAL_CACHE_LIMIT:
-            _caption_cache.clear()
-        _caption_cache[classes] = flag
-    return flag
-
-
 STRONG_FURNITURE = -2
 WEAK_FURNITURE = -1
 
 
-def class_signal(element: etree._Element) -> int:
-    """-2/-1 for strong/weak furniture class or id words, +1 for article-like ones, else 0."""
-    classes = element.get("class")
-    ident = element.get("id")
-    if classes is None and ident is None:
-        return 0
-    key = f"{classes}\x00{ident}"
-    signal = _signal_cache.get(key)
-    if signal is None:
-        tokens = class_tokens(element)
-        positive = bool(tokens & POSITIVE_TOKENS)
-        if tokens & STRONG_NEGATIVE_TOKENS:
-            # "article-body pagination-fix": the article word wins over the page-region word.
-            signal = WEAK_FURNITURE if positive else STRONG_FURNITURE
-        elif tokens & WEAK_NEGATIVE_TOKENS:
-            signal = 0 if positive else WEAK_FURNITURE
-        else:
-            signal = 1 if positive else 0
-        if len(_signal_cache) > _SIGNAL_CACHE_LIMIT:
-            _signal_cache.clear()
-        _signal_cache[key] = signal
-    return signal
+def attribute_tokens(value: str) -> frozenset[str]:
+    """The words of a class or id value, camelCase split and lower-cased, plus the whole value
+    squashed ("articleBody" gives article, body and articlebody)."""
+    words = _TOKEN_SPLIT.split(_CAMEL.sub(r"\1 \2", value).lower())
+    return frozenset([*filter(None, words), _TOKEN_SPLIT.sub("", value.lower())])
+
+
+def _signal_of(tokens: frozenset[str]) -> int:
+    positive = not POSITIVE_TOKENS.isdisjoint(tokens)
+    if not STRONG_NEGATIVE_TOKENS.isdisjoint(tokens):
+        # "article-body pagination-fix": the article word wins over the page-region word.
+        return WEAK_FURNITURE if positive else STRONG_FURNITURE
+    if not WEAK_NEGATIVE_TOKENS.isdisjoint(tokens):
+        return 0 if positive else WEAK_FURNITURE
+    return 1 if positive else 0
+
+
+# Class and id values repeat across elements and pages: cache their meaning, bounded.
+_attribute_cache: dict[tuple[str | None, str | None], tuple[int, bool]] = {}
+_CACHE_LIMIT = 50_000
+
+
+def class_meaning(classes: str | None, ident: str | None) -> tuple[int, bool]:
+    """(furniture signal, is-caption) of a block's class and id attributes."""
+    key = (classes, ident)
+    meaning = _attribute_cache.get(key)
+    if meaning is None:
+        class_words = attribute_tokens(classes) if classes else frozenset()
+        tokens = class_words | attribute_tokens(ident) if ident else class_words
+        # Caption from the class only: "caption" in an id names a slot more often than text.
+        meaning = (_signal_of(tokens), not CAPTION_TOKENS.isdisjoint(class_words))
+        if len(_attribute_cache) > _CACHE_LIMIT:
+            _attribute_cache.clear()
+        _attribute_cache[key] = meaning
+    return meaning
 
 
 @dataclass(slots=True)
@@ -164,6 +145,8 @@ class PageSegments:
     segments: list[Segment] = field(default_factory=list)
     #: Non-link characters in each block's subtree.
     prose: list[int] = field(default_factory=list)
+    #: Links inside h2-h4 headings: teaser headlines, the mark of a listing page.
+    linked_headings: int = 0
 
     def is_wrapper(self, block_id: int, around: int) -> bool:
         """Does this block hold so much of `around` that it is a layout wrapper, not furniture?
@@ -197,13 +180,8 @@ def _tag_kind(tag: str) -> int:
     return kind
 
 
-def is_hidden(element: etree._Element) -> bool:
-    """Hidden by attribute or inline style: not shown to readers, so not article text."""
-    if element.get("hidden") is not None or element.get("aria-hidden") == "true":
-        return True
-    style = element.get("style")
-    if style is None:
-        return False
+def _hidden_style(style: str) -> bool:
+    """An inline style that hides the element from readers."""
     style = style.replace(" ", "").lower()
     return "display:none" in style or "visibility:hidden" in style
 
@@ -223,10 +201,6 @@ def segment_page(root: etree._Element) -> PageSegments:
 
     def flush(owner: int) -> None:
         nonlocal has_text
-        if not has_text:
-            pieces.clear()
-            link_pieces.clear()
-            return
         has_text = False
         raw = "".join(pieces)
         pieces.clear()
@@ -261,48 +235,57 @@ def segment_page(root: etree._Element) -> PageSegments:
     walker = etree.iterwalk(root, events=("start", "end"))
     for event, element in walker:
         tag = element.tag
-        if not isinstance(tag, str):
-            continue
         kind = _tag_kinds.get(tag)
         if kind is None:
+            if not isinstance(tag, str):
+                continue
             kind = _tag_kind(tag)
         if event == "start":
-            hidden = bool(element.attrib) and is_hidden(element)
-            if hidden and kind != _BLOCK:
-                walker.skip_subtree()
-                skipped = element
-                continue
             if kind == _BLOCK:
-                if stack:
+                if has_text:
                     flush(stack[-1])
-                # <html>/<body> classes describe page state ("has-sidebar", feature flags).
-                page_level = tag in _PAGE_TAGS
+                elif pieces:
+                    pieces.clear()
+                    link_pieces.clear()
+                classes = element.get("class")
+                ident = element.get("id")
+                style = element.get("style")
                 # Hidden blocks are furniture unless they wrap the page's prose: some sites
                 # (WeChat) hide the whole article until a script reveals it.
-                if tag in _BOILERPLATE_TAGS or hidden:
-                    signal = STRONG_FURNITURE
-                else:
-                    signal = 0 if page_level else class_signal(element)
-                blocks.append(
-                    BlockNode(
-                        element=element,
-                        tag=tag,
-                        parent=stack[-1] if stack else -1,
-                        depth=len(stack),
-                        signal=signal,
-                        declared_body=element.get("itemprop") == "articleBody",
-                        caption=(bool(stack) and blocks[stack[-1]].caption)
-                        or tag in _CAPTION_TAGS
-                        or (not page_level and caption_class(element)),
-                    )
+                hidden = (style is not None and _hidden_style(style)) or (
+                    element.get("hidden") is not None
                 )
+                parent = stack[-1] if stack else -1
+                if tag in _PAGE_TAGS:
+                    # <html>/<body> classes describe page state ("has-sidebar", feature flags).
+                    signal, caption = 0, False
+                elif classes is None and ident is None:
+                    signal, caption = 0, False
+                else:
+                    signal, caption = class_meaning(classes, ident)
+                if hidden or tag in _BOILERPLATE_TAGS:
+                    signal = STRONG_FURNITURE
+                caption = (
+                    caption or tag in _CAPTION_TAGS or (parent >= 0 and blocks[parent].caption)
+                )
+                node = BlockNode(element, tag, parent, len(stack), signal)
+                node.caption = caption
+                if element.get("itemprop") == "articleBody":
+                    node.declared_body = True
+                blocks.append(node)
                 stack.append(len(blocks) - 1)
                 if tag == "pre":
                     pre_depth += 1
             elif kind == _LINK:
                 link_depth += 1
+                if stack and blocks[stack[-1]].tag in _TEASER_HEADINGS:
+                    page.linked_headings += 1
             elif kind == _BREAK_TAG:
                 pieces.append(_BREAK)
+            elif element.get("style") is not None and _hidden_style(element.get("style") or ""):
+                walker.skip_subtree()
+                skipped = element
+                continue
             text = element.text
         else:
             if element is skipped:
@@ -310,7 +293,11 @@ def segment_page(root: etree._Element) -> PageSegments:
             elif kind == _BLOCK:
                 if stack:
                     own = stack.pop()
-                    flush(own)
+                    if has_text:
+                        flush(own)
+                    elif pieces:
+                        pieces.clear()
+                        link_pieces.clear()
                     blocks[own].end = len(blocks) - 1
                 if tag == "pre":
                     pre_depth -= 1
