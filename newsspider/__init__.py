@@ -11,12 +11,28 @@ from newsspider.extraction import ALGORITHMS, PAGE_TYPES, Article, extract
 
 if TYPE_CHECKING:
     from newsspider.addon import Addon
+    from newsspider.items import ArticleItem, PageItem
+    from newsspider.middlewares import article_callback
 
-__all__ = ["ALGORITHMS", "PAGE_TYPES", "Addon", "Article", "extract"]
+__all__ = [
+    "ALGORITHMS",
+    "PAGE_TYPES",
+    "Addon",
+    "Article",
+    "ArticleItem",
+    "PageItem",
+    "article_callback",
+    "extract",
+]
 __version__ = "0.1.0"
 
 # Scrapy-side names resolved lazily so that `import newsspider` stays Scrapy-free.
-_LAZY = {"Addon": "newsspider.addon"}
+_LAZY = {
+    "Addon": "newsspider.addon",
+    "ArticleItem": "newsspider.items",
+    "PageItem": "newsspider.items",
+    "article_callback": "newsspider.middlewares",
+}
 
 
 def __getattr__(name: str) -> Any:

@@ -56,6 +56,18 @@ def _strict_decode(data: bytes, codec: str) -> str | None:
         return None
 
 
+def _valid_utf8_prefix(data: bytes) -> bytes | None:
+    """The bytes if they are UTF-8, allowing a last character cut short (a size-capped download
+    or a `max_bytes` cut ends mid-character); None if they are not UTF-8."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        if error.reason == "unexpected end of data" and error.start >= len(data) - 3:
+            return data[: error.start]
+        return None
+    return data
+
+
 def _looks_like_mojibake(text: str) -> bool:
     """Cyrillic or CJK bytes read as Latin-1 give long runs of accented letters."""
     runs = _NON_ASCII_LETTER_RUN.findall(text, 0, 200_000)
@@ -98,9 +110,9 @@ def decode_html(data: bytes, encoding: str | None = None) -> DecodedPage:
 
     if data.isascii():
         return DecodedPage(data.decode("ascii"), _codec_name(encoding) or "utf-8", data, "utf-8")
-    as_utf8 = _strict_decode(data, "utf-8")
-    if as_utf8 is not None:
-        return DecodedPage(as_utf8, "utf-8", data, "utf-8")
+    utf8_data = _valid_utf8_prefix(data)
+    if utf8_data is not None:
+        return DecodedPage(utf8_data.decode("utf-8"), "utf-8", utf8_data, "utf-8")
 
     declarations: tuple[tuple[str | None, str], ...] = (
         (encoding, "declared"),

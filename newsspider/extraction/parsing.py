@@ -26,6 +26,9 @@ def _parser() -> etree.HTMLParser:
             remove_comments=True,
             remove_pis=True,
             no_network=True,
+            # Without it libxml2 drops everything below depth 256, and sloppy pages (a <div>
+            # never closed per paragraph) reach that. Size stays bounded by `max_bytes`.
+            huge_tree=True,
         )
         _thread_state.parser = parser
     return parser

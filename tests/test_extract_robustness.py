@@ -1,0 +1,302 @@
+"""`extract` never raises, stays in bounds and finishes on hostile or absurd pages.
+
+Property tests feed arbitrary bytes, text and random tag soup; the pathological pages are built
+here (deep nesting, huge sibling lists, a 5 MB text node, entity bombs, broken bytes). Time
+bounds are deliberately generous: the point is "finishes", not a benchmark on a shared machine.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from newsspider import PAGE_TYPES, Article, extract
+
+PROSE = (
+    "<p>The committee met on Thursday evening and, after a long discussion about the budget, "
+    "agreed to publish its full report before the end of the month.</p>"
+)
+ARTICLE = f"<html><head><title>Report</title></head><body><article>{PROSE * 6}</article></body>"
+
+
+def check(article: Article) -> Article:
+    assert isinstance(article, Article)
+    assert isinstance(article.body, str)
+    assert isinstance(article.body_html, str)
+    assert 0.0 <= article.confidence <= 1.0
+    assert article.page_type in PAGE_TYPES
+    json.dumps(article.to_dict())
+    return article
+
+
+def timed(fn: Callable[[], Article], limit: float) -> Article:
+    start = time.perf_counter()
+    article = fn()
+    elapsed = time.perf_counter() - start
+    assert elapsed < limit, f"took {elapsed:.1f}s (limit {limit}s)"
+    return check(article)
+
+
+def no_internal_error(article: Article) -> None:
+    assert "internal-error" not in article.warnings
+
+
+# --- Properties ------------------------------------------------------------------------------
+
+PROPERTY_SETTINGS = settings(
+    max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+
+
+@PROPERTY_SETTINGS
+@given(data=st.binary(max_size=4000), encoding=st.sampled_from([None, "utf-8", "gbk", "cp1251"]))
+def test_arbitrary_bytes(data: bytes, encoding: str | None) -> None:
+    no_internal_error(check(extract(data, encoding=encoding)))
+
+
+@PROPERTY_SETTINGS
+@given(text=st.text(max_size=3000))
+def test_arbitrary_text(text: str) -> None:
+    no_internal_error(check(extract(text)))
+    no_internal_error(check(extract(text.encode("utf-8", errors="surrogatepass"))))
+
+
+TAGS = st.sampled_from(
+    """html head body title meta script style div p span a article section main header footer
+    nav aside h1 h2 h3 ul ol li table tr td th figure figcaption img br pre code blockquote
+    form input button iframe svg time font b i em strong select option template noscript
+    custom-element x-y""".split()
+)
+ATTRS = st.sampled_from(
+    ["class", "id", "href", "style", "hidden", "itemprop", "colspan", "rowspan", "lang",
+     "aria-hidden", "charset", "content", "name", "property", "type", "datetime"]
+)  # fmt: skip
+ATTR_VALUES = st.one_of(
+    st.sampled_from(
+        [
+            "article-body",
+            "comments",
+            "sidebar",
+            "nav",
+            "display:none",
+            "articleBody",
+            "true",
+            "99999999",
+            "-1",
+            "og:title",
+            "application/ld+json",
+            "2024-05-20",
+            "zh-CN",
+            "gbk",
+        ]
+    ),
+    st.text(max_size=20),
+)
+TEXTS = st.one_of(
+    st.text(max_size=60),
+    st.sampled_from(
+        [
+            "新闻正文内容，记者报道。",
+            "Текст статьи, новости.",
+            "日本語の記事です。",
+            "\x00\x01\x1f",
+            "\ufffd\ud800",
+            "&amp;&lt;&#0;&#x110000;&bogus;",
+            "<!--",
+            "]]>",
+            "\u200b\u202e",
+            " \n\t ",
+        ]
+    ),
+)
+
+
+@st.composite
+def attributes(draw: st.DrawFn) -> str:
+    pairs = draw(st.lists(st.tuples(ATTRS, ATTR_VALUES), max_size=3))
+    return "".join(f' {name}="{value}"' for name, value in pairs)
+
+
+def tag_soup() -> st.SearchStrategy[str]:
+    element = st.recursive(
+        TEXTS,
+        lambda children: st.builds(
+            lambda tag, attrs, inner, close: (
+                f"<{tag}{attrs}>{''.join(inner)}" + (f"</{tag}>" if close else "")
+            ),
+            TAGS,
+            attributes(),
+            st.lists(children, max_size=5),
+            st.booleans(),
+        ),
+        max_leaves=40,
+    )
+    return st.lists(element, max_size=8).map("".join)
+
+
+@PROPERTY_SETTINGS
+@given(soup=tag_soup(), as_bytes=st.booleans())
+def test_random_tag_soup(soup: str, as_bytes: bool) -> None:
+    page: str | bytes = soup.encode("utf-8", errors="replace") if as_bytes else soup
+    no_internal_error(check(extract(page, url="http://example.com/a")))
+
+
+# --- Pathological pages ----------------------------------------------------------------------
+
+
+def test_twenty_thousand_deep_divs() -> None:
+    depth = 20_000
+    page = "<html><body>" + "<div>" * depth + PROSE * 6 + "</div>" * depth + "</body></html>"
+    timed(lambda: extract(page), 20)
+
+
+def test_one_hundred_thousand_unclosed_divs() -> None:
+    page = b"<div class=x>" * 100_000 + PROSE.encode() * 3
+    timed(lambda: extract(page), 20)
+
+
+def test_unclosed_div_per_paragraph_keeps_every_paragraph() -> None:
+    paragraph = "<div><p>Paragraph {i} of the story says something, and then a little more.</p>\n"
+    page = "<html><body><div class=article>" + "".join(paragraph.format(i=i) for i in range(400))
+    article = timed(lambda: extract(page + "</div></body></html>"), 20)
+    assert "Paragraph 399 of the story" in article.body
+
+
+def test_two_hundred_thousand_sibling_paragraphs() -> None:
+    item = b"<p>Short sibling paragraph with a little text, and more of it.</p>"
+    page = b"<html><body><article>" + item * 200_000 + b"</article></body></html>"
+    article = timed(lambda: extract(page), 40)
+    no_internal_error(article)
+
+
+def test_five_megabyte_text_node() -> None:
+    words = "lorem ipsum dolor sit amet, " * (5 * 1024 * 1024 // 28)
+    page = f"<html><body><article><p>{words}</p></article></body></html>"
+    article = timed(lambda: extract(page), 20)
+    no_internal_error(article)
+    assert article.body.startswith("lorem ipsum dolor sit amet,")
+
+
+def test_nul_bytes_and_invalid_utf8() -> None:
+    broken = (
+        PROSE.encode().replace(b"committee", b"comm\x00it\x00tee") + b"\xff\xfe\xc3\x28\xe2\x82"
+    )
+    page = b"<html><body><article>" + broken * 8 + b"\x00" * 100 + b"</article></body></html>"
+    article = timed(lambda: extract(page), 20)
+    no_internal_error(article)
+    assert "\x00" not in article.body
+    assert "\x00" not in article.body_html
+    assert "The committee met on Thursday evening" in article.body
+
+
+def test_nul_and_control_characters_in_str() -> None:
+    page = ARTICLE.replace("Thursday", "Thurs\x00day\x01\x0b") + "\ud800\udfff"
+    article = timed(lambda: extract(page), 20)
+    no_internal_error(article)
+    assert not any(c in article.body for c in "\x00\x01\x0b")
+
+
+def test_page_declaring_one_charset_and_using_another() -> None:
+    text = (
+        "Жители района собрались на площади, чтобы обсудить строительство новой школы. "
+        "Проект обсуждали почти два часа, и большинство выступавших поддержали его."
+    )
+    html = (
+        '<html><head><meta charset="utf-8"><title>Школа</title></head><body><article>'
+        + f"<p>{text}</p>" * 5
+        + "</article></body></html>"
+    )
+    article = timed(lambda: extract(html.encode("cp1251"), encoding="utf-8"), 20)
+    assert "Жители района собрались на площади" in article.body
+    assert article.encoding == "cp1251"
+
+
+BILLION_LAUGHS = """<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE html [
+  <!ENTITY lol "lol">
+  <!ENTITY lol1 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+  <!ENTITY lol2 "&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;">
+  <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
+  <!ENTITY lol4 "&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;">
+  <!ENTITY lol5 "&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;">
+  <!ENTITY lol6 "&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;">
+  <!ENTITY lol7 "&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;">
+  <!ENTITY lol8 "&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;">
+  <!ENTITY lol9 "&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;">
+  <!ENTITY xxe SYSTEM "file:///etc/passwd">
+]>
+<html xmlns="http://www.w3.org/1999/xhtml">
+<head><title>Entity test</title></head>
+<body><article><h1>Entity test</h1><p>&lol9;</p><p>&xxe;</p>PROSE</article></body>
+</html>
+"""
+
+
+@pytest.mark.parametrize("as_bytes", [True, False])
+def test_entity_bomb_and_external_entity(as_bytes: bool) -> None:
+    source = BILLION_LAUGHS.replace("PROSE", PROSE * 4)
+    page: str | bytes = source.encode() if as_bytes else source
+    article = timed(lambda: extract(page, url="file:///tmp/page.xhtml"), 20)
+    no_internal_error(article)
+    assert "root:" not in article.body
+    assert "root:" not in article.body_html
+    assert "lollollol" not in article.body
+    assert len(article.body) < 10_000
+    assert "The committee met on Thursday evening" in article.body
+
+
+def test_absurd_table_spans() -> None:
+    cells = "".join(
+        f'<td colspan="{span}" rowspan="{span}">cell {i}</td>'
+        for i, span in enumerate(["999999999", "2147483648", "-5", "0", "1e9", "NaN", "", "x"])
+    )
+    rows = f"<tr>{cells}</tr>" * 50
+    page = f"<html><body><table>{rows}</table><article>{PROSE * 5}</article></body></html>"
+    article = timed(lambda: extract(page), 20)
+    no_internal_error(article)
+    assert "The committee met on Thursday evening" in article.body
+
+
+def test_max_bytes_truncation_warns() -> None:
+    page = ARTICLE.encode() + b"<p>tail</p>" * 1000
+    article = check(extract(page, max_bytes=2000))
+    assert "truncated" in article.warnings
+    assert "tail" not in article.body
+    assert "The committee met on Thursday evening" in article.body
+    untouched = check(extract(page, max_bytes=None))
+    assert "truncated" not in untouched.warnings
+    assert "truncated" not in check(extract(page)).warnings
+
+
+def test_max_bytes_truncation_of_str() -> None:
+    article = check(extract(ARTICLE + "<p>tail</p>" * 1000, max_bytes=2000))
+    assert "truncated" in article.warnings
+
+
+def test_max_bytes_cut_inside_a_character_of_a_utf8_page() -> None:
+    body = "<p>山区小学开通了远程音乐课，孩子们跟着城里的老师学唱民歌，教室里不时传出笑声。</p>" * 8
+    page = f"<html><head><title>音乐课</title></head><body><article>{body}</article></body></html>"
+    data = page.encode("utf-8")
+    cut = data.rindex("笑声".encode()) + 1
+    article = check(extract(data, max_bytes=cut))
+    assert "truncated" in article.warnings
+    assert article.encoding == "utf-8"
+    assert "山区小学开通了远程音乐课" in article.body
+
+
+def test_max_bytes_cut_inside_a_character_of_a_mislabelled_utf8_page() -> None:
+    text = "В микрорайоне Заречье в четверг открылась новая районная библиотека, и туда пришли."
+    page = (
+        '<html><head><meta charset="windows-1251"><title>Библиотека</title></head><body>'
+        f"<article>{f'<p>{text}</p>' * 8}</article></body></html>"
+    )
+    data = page.encode("utf-8")
+    cut = data.rindex("пришли".encode()) + 1
+    article = check(extract(data, max_bytes=cut))
+    assert "truncated" in article.warnings
+    assert "В микрорайоне Заречье" in article.body
