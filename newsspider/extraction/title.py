@@ -19,9 +19,10 @@ _MAX_TITLE = 400
 
 _CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 # Separators between a headline and a site/section name. "_" only in CJK titles (below).
-_SEP_RE = re.compile(r"\s+(?:[|\-–—»·•/~]|::)\s+|\s*(?:\||::|»|｜)\s*")
+# "»" only between spaces: unspaced it is the closing guillemet of a Russian or French quote.
+_SEP_RE = re.compile(r"\s+(?:[|\-–—»·•/~]|::)\s+|\s*(?:\||::|｜)\s*")
 _SEP_CJK_RE = re.compile(
-    r"\s+(?:[|\-–—»·•/~_]|::)\s+|\s*(?:\||::|»|｜|_)\s*"
+    r"\s+(?:[|\-–—»·•/~_]|::)\s+|\s*(?:\||::|｜|_)\s*"
     r"|(?<=[\u3000-\u9fff\uff00-\uffef])-+|-+(?=[\u3000-\u9fff\uff00-\uffef])"
 )
 _PUNCT_EDGES = "\"'“”‘’«»„‚「」『』《》()[]{}<>.,;:!?¡¿-–—|·•*#~_ "
