@@ -142,3 +142,34 @@ def test_never_raises_on_arbitrary_markup(text: str) -> None:
 def test_language_normalised(lang: str, expected: str | None) -> None:
     md = read_metadata(parse(f'<html lang="{lang}"><body><p>x</p></body></html>'), None)
     assert md.language == expected
+
+
+def test_article_body_from_jsonld() -> None:
+    html = """<html><head><script type="application/ld+json">
+    [{"@type": "WebSite", "name": "Example", "articleBody": "not the article"},
+     {"@type": "NewsArticle", "headline": "A headline",
+      "articleBody": "  First paragraph.\\n\\n  Second\\tparagraph.  "}]
+    </script></head><body><h1>A headline</h1></body></html>"""
+    md = read_metadata(parse(html), "https://example.org/a")
+    assert md.article_body == "First paragraph. Second paragraph."
+
+
+def test_article_body_absent_or_bounded() -> None:
+    plain = read_metadata(parse("<html><body><h1>Hello</h1></body></html>"), None)
+    assert plain.article_body is None
+    not_article = """<html><head><script type="application/ld+json">
+    {"@type": "WebPage", "articleBody": "page text"}</script></head><body></body></html>"""
+    assert read_metadata(parse(not_article), None).article_body is None
+    long_body = "word " * 30_000
+    html = (
+        '<html><head><script type="application/ld+json">{"@type": "Article", '
+        f'"articleBody": "{long_body}"}}</script></head><body></body></html>'
+    )
+    md = read_metadata(parse(html), None)
+    assert md.article_body is not None and len(md.article_body) == 100_000
+
+
+def test_byline_class_in_any_case() -> None:
+    html = """<html><body><div><h1>Storm closes the harbour</h1>
+    <span class="Post-BYLINE">By Ann Lee</span><p>Text.</p></div></body></html>"""
+    assert read_metadata(parse(html), None).authors == ("Ann Lee",)

@@ -11,6 +11,8 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
+from functools import lru_cache
+from itertools import chain, islice
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
@@ -423,9 +425,11 @@ def _structured(
     keys: Sequence[str],
     meta_keys: Sequence[str],
     latest: date,
-) -> list[ParsedDate]:
-    """Every parseable value of the given JSON-LD keys and meta keys, best source first."""
-    out: list[ParsedDate] = []
+) -> Iterator[ParsedDate]:
+    """Every parseable value of the given JSON-LD keys and meta keys, best source first.
+
+    A generator: usually only the first value is needed.
+    """
     for obj in jsonld:
         for key in keys:
             value = obj.get(key)
@@ -434,24 +438,27 @@ def _structured(
             if isinstance(value, str):
                 parsed = parse_machine_date(value, latest=latest)
                 if parsed is not None:
-                    out.append(parsed)
+                    yield parsed
     for key in meta_keys:
         for value in meta.get(key, ()):
             parsed = parse_machine_date(value, latest=latest)
             if parsed is not None:
-                out.append(parsed)
-    return out
+                yield parsed
 
 
-def _other_meta(meta: Mapping[str, Sequence[str]], latest: date) -> list[ParsedDate]:
+@lru_cache(maxsize=4096)
+def _generic_published_key(key: str) -> bool:
+    # Meta names repeat from page to page: the two searches are cached per name.
+    return bool(_GENERIC_PUBLISHED_KEY.search(key)) and not _MODIFIED_CUE.search(key)
+
+
+def _other_meta(meta: Mapping[str, Sequence[str]], latest: date) -> Iterator[ParsedDate]:
     """Site-specific meta names that still say "published"/"created" (``five_hundred:uploaded``)."""
-    out: list[ParsedDate] = []
     for key, values in meta.items():
-        if _GENERIC_PUBLISHED_KEY.search(key) and not _MODIFIED_CUE.search(key):
+        if _generic_published_key(key):
             parsed = parse_machine_date(values[0], latest=latest)
             if parsed is not None:
-                out.append(parsed)
-    return out
+                yield parsed
 
 
 def _naive(p: ParsedDate) -> datetime | None:
@@ -620,12 +627,14 @@ def find_dates(
     month_first: read ambiguous ``05/09/2019`` as month-first (US English pages).
     """
     latest = _latest(reference_time)
-    modified_all = _structured(meta, jsonld, _MODIFIED_KEYS, MODIFIED_META, latest)
-    published_all = _structured(meta, jsonld, _PUBLISHED_KEYS, PUBLISHED_META, latest)
-    published_all += _structured({}, jsonld_other, _PUBLISHED_KEYS, (), latest)
-    published_all += _other_meta(meta, latest)
-    published = published_all[0] if published_all else None
-    modified = modified_all[0] if modified_all else None
+    modified = next(_structured(meta, jsonld, _MODIFIED_KEYS, MODIFIED_META, latest), None)
+    # Lazily: the rest of the published values only matter for _localise.
+    published_iter = chain(
+        _structured(meta, jsonld, _PUBLISHED_KEYS, PUBLISHED_META, latest),
+        _structured({}, jsonld_other, _PUBLISHED_KEYS, (), latest),
+        _other_meta(meta, latest),
+    )
+    published = next(published_iter, None)
     from_url = date_from_url(url, latest=latest)
     url_month = None if from_url else month_from_url(url)
     if published and url_month and (published.day.year, published.day.month) != url_month:
@@ -649,7 +658,8 @@ def find_dates(
     elif published.offset == "+00:00" and published.time is not None:
         time_values = (el.get("datetime") or "" for el in times[:20])
         parsed_times = (parse_machine_date(v, latest=latest) for v in time_values if v)
-        published = _localise(published, [*published_all, *(p for p in parsed_times if p)])
+        others = [published, *published_iter, *(p for p in parsed_times if p)]
+        published = _localise(published, others)
     if from_url is not None and (published is None or published.day != from_url.day):
         # The URL is minted at publication in the publisher's time zone; the page's value
         # is kept only when it falls on the same day (it is more precise then).
@@ -711,13 +721,13 @@ def _from_markup(
         return best
     # Last resort: the first texts of the body, scored by their element's class/id cues.
     body = root.find("body")
-    for i, el in enumerate((body if body is not None else root).iter()):
-        if i >= _BODY_ELEMENT_BUDGET:
-            break
-        if not isinstance(el.tag, str) or el.tag in _SKIP_TAGS:
+    scope = body if body is not None else root
+    for i, el in enumerate(islice(scope.iter(etree.Element), _BODY_ELEMENT_BUDGET)):
+        if el.tag in _SKIP_TAGS:
             continue
         for text in (el.text, el.tail):
-            if text:
+            # The year test inline: this loop is the hottest in the module.
+            if text and _HAS_YEAR.search(text if len(text) <= 160 else text[:40]):
                 found.add(read(text), 1.0 - i * 0.0005, el, text)
     best = found.best(confident=False)
     if best is None:

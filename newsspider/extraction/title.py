@@ -53,11 +53,12 @@ def element_text(el: Any) -> str:
     return clean_text("".join(parts))
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=1024)
 def _bigrams(text: str) -> frozenset[str]:
     return frozenset({text[i : i + 2] for i in range(len(text) - 1)} or {text})
 
 
+@lru_cache(maxsize=1024)
 def _similar(a: str, b: str) -> float:
     """Dice similarity of character bigrams: cheap, script-neutral, order-tolerant."""
     na, nb = _norm(a), _norm(b)
@@ -69,7 +70,8 @@ def _similar(a: str, b: str) -> float:
     return 2 * len(ba & bb) / (len(ba) + len(bb))
 
 
-def _site_tokens(site_name: str | None, url: str | None) -> list[str]:
+@lru_cache(maxsize=256)
+def _site_tokens(site_name: str | None, url: str | None) -> tuple[str, ...]:
     """Normalised names a site goes by: og:site_name and the registrable part of the host."""
     tokens: list[str] = []
     if site_name:
@@ -85,7 +87,7 @@ def _site_tokens(site_name: str | None, url: str | None) -> list[str]:
                 tokens.append(core[-2])
             elif core:
                 tokens.append(core[0])
-    return [t for t in tokens if t]
+    return tuple(t for t in tokens if t)
 
 
 def _is_site_part(part: str, sites: Sequence[str]) -> bool:
@@ -102,9 +104,10 @@ def _is_site_part(part: str, sites: Sequence[str]) -> bool:
     return False
 
 
-def _split(title: str) -> list[str]:
+@lru_cache(maxsize=512)
+def _split(title: str) -> tuple[str, ...]:
     pattern = _SEP_CJK_RE if _CJK_RE.search(title) else _SEP_RE
-    return [p for p in (s.strip() for s in pattern.split(title)) if p]
+    return tuple(p for p in (s.strip() for s in pattern.split(title)) if p)
 
 
 def strip_site_name(
@@ -114,6 +117,12 @@ def strip_site_name(
 
     anchor: a text known to be the headline (an h1); the part most like it wins outright.
     """
+    return _strip_site_name(title, site_name, url, anchor)
+
+
+@lru_cache(maxsize=512)
+def _strip_site_name(title: str, site_name: str | None, url: str | None, anchor: str) -> str:
+    # Cached: choose_title asks the same question once per heading and reference.
     parts = _split(title)
     if len(parts) <= 1:
         return title
@@ -233,6 +242,7 @@ def choose_title(
     return (clean_text(hint) or None), None
 
 
+@lru_cache(maxsize=256)
 def _agreement(heading: str, ref: str, site_name: str | None, url: str | None) -> float:
     """How well a heading matches a title, ignoring the site name the title may carry."""
     h = _norm(heading)
