@@ -14,7 +14,7 @@ from newsspider.addon import Addon
 from newsspider.middlewares import ContentFilterMiddleware
 from newsspider.pipelines import ArticlePipeline
 
-#: The manual configuration, exactly as docs/scrapy.md gives it.
+#: The manual configuration, exactly as the README gives it.
 MANUAL = {
     "ITEM_PIPELINES": {"newsspider.pipelines.ArticlePipeline": 100},
     "DOWNLOADER_MIDDLEWARES": {"newsspider.middlewares.ContentFilterMiddleware": 540},
