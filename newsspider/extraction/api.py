@@ -10,7 +10,11 @@ from typing import Any
 from newsspider.extraction.article import Article
 from newsspider.extraction.assembly import body_text, select_body
 from newsspider.extraction.cleaning import clean_tree
-from newsspider.extraction.confidence import confidence_features, score_confidence
+from newsspider.extraction.confidence import (
+    confidence_features,
+    score_confidence,
+    structured_agreement,
+)
 from newsspider.extraction.decoding import decode_html
 from newsspider.extraction.html_output import body_html
 from newsspider.extraction.metadata import PageMetadata, read_metadata
@@ -105,7 +109,8 @@ def _extract(
     signals = page_signals(title_text, password_fields, page, first_h1)
     page_type = classify_page(signals, shape, metadata.is_article_hint)
     runner_up_ratio = choice.runner_up / choice.score if choice.score > 0 else 1.0
-    features = confidence_features(shape, metadata.is_article_hint, None, runner_up_ratio)
+    agreement = structured_agreement(text, metadata.article_body)
+    features = confidence_features(shape, metadata.is_article_hint, agreement, runner_up_ratio)
     return Article(
         url=url,
         canonical_url=metadata.canonical_url,
