@@ -113,22 +113,29 @@ def _extract(
     features = confidence_features(shape, metadata.is_article_hint, agreement, runner_up_ratio)
     return Article(
         url=url,
-        canonical_url=metadata.canonical_url,
-        title=metadata.title,
         body=text,
         body_html=body_html(page, selection.segment_ids, selection.caption_ids),
-        date=metadata.date,
-        date_modified=metadata.date_modified,
-        authors=metadata.authors,
-        language=metadata.language,
-        description=metadata.description,
-        site_name=metadata.site_name,
-        image=metadata.image,
         page_type=page_type,
         confidence=score_confidence(features, page_type) if text else 0.0,
         encoding=used_encoding,
         warnings=tuple(warnings),
+        **_metadata_fields(metadata),
     )
+
+
+def _metadata_fields(metadata: PageMetadata) -> dict[str, Any]:
+    """The Article fields that come straight from the page's metadata."""
+    return {
+        "canonical_url": metadata.canonical_url,
+        "title": metadata.title,
+        "date": metadata.date,
+        "date_modified": metadata.date_modified,
+        "authors": metadata.authors,
+        "language": metadata.language,
+        "description": metadata.description,
+        "site_name": metadata.site_name,
+        "image": metadata.image,
+    }
 
 
 def _without_body(
@@ -136,19 +143,8 @@ def _without_body(
 ) -> Article:
     return Article(
         url=url,
-        canonical_url=metadata.canonical_url,
-        title=metadata.title,
-        date=metadata.date,
-        date_modified=metadata.date_modified,
-        authors=metadata.authors,
-        language=metadata.language,
-        description=metadata.description,
-        site_name=metadata.site_name,
-        image=metadata.image,
         page_type="empty",
         encoding=encoding,
         warnings=(*warnings, "no-body-found"),
+        **_metadata_fields(metadata),
     )
-
-
-__all__ = ["ALGORITHMS", "DEFAULT_MAX_BYTES", "extract"]
