@@ -19,8 +19,9 @@ from pathlib import Path
 
 import pytest
 from lxml import etree
+from support.articles import assert_well_formed as assert_sane
 
-from newsspider import PAGE_TYPES, Article, extract
+from newsspider import Article, extract
 
 PAGES = Path(__file__).parent / "fixtures" / "pages"
 EN_URL = "https://courier.example/local/harbour-sea-wall"
@@ -49,13 +50,27 @@ def assert_lines_in_order(body: str, expected: list[str]) -> None:
     assert positions == sorted(positions)
 
 
-def assert_sane(article: Article) -> None:
-    assert isinstance(article, Article)
-    assert isinstance(article.body, str)
-    assert isinstance(article.body_html, str)
-    assert 0.0 <= article.confidence <= 1.0
-    assert article.page_type in PAGE_TYPES
-    json.dumps(article.to_dict())
+def assert_clean_article(
+    article: Article,
+    *,
+    title: str,
+    date: str,
+    paragraphs: list[str],
+    count: int,
+    furniture: tuple[str, ...],
+) -> None:
+    """A clean article page: its headline, its date, every paragraph on its own line in order,
+    none of the page furniture, and a confident article verdict."""
+    assert_sane(article)
+    assert article.title == title
+    assert article.date is not None
+    assert article.date[:10] == date
+    assert article.page_type == "article"
+    assert article.confidence >= 0.5
+    assert len(paragraphs) == count
+    assert_lines_in_order(article.body, paragraphs)
+    for text in furniture:
+        assert text not in article.body
 
 
 # --- English news article --------------------------------------------------------------------
@@ -187,18 +202,17 @@ ZH_PARAGRAPHS = article_paragraphs("zh_news.html", "//div[@class='article-conten
 
 def test_zh_utf8_article() -> None:
     article = extract(read_page("zh_news.html"), url="http://qingjiang.example/edu/2024/0520.html")
-    assert_sane(article)
-    assert article.title == "山区小学开通远程音乐课"
-    assert article.date is not None
-    assert article.date[:10] == "2024-05-20"
-    assert article.page_type == "article"
-    assert article.confidence >= 0.5
-    assert len(ZH_PARAGRAPHS) == 5
-    assert_lines_in_order(article.body, ZH_PARAGRAPHS)
-    for furniture in ("首页", "时政要闻", "热点排行", "青江大桥今日正式通车", "版权所有", "Cookie"):
-        assert furniture not in article.body
-    assert "分享到微博" not in article.body
-    assert "责任编辑" not in article.body
+    assert_clean_article(
+        article,
+        title="山区小学开通远程音乐课",
+        date="2024-05-20",
+        paragraphs=ZH_PARAGRAPHS,
+        count=5,
+        furniture=(
+            "首页", "时政要闻", "热点排行", "青江大桥今日正式通车", "版权所有", "Cookie",
+            "分享到微博", "责任编辑",
+        ),
+    )  # fmt: skip
 
 
 # --- Chinese, GBK without any declaration ----------------------------------------------------
@@ -210,18 +224,16 @@ def test_zh_gbk_without_declaration_decodes_to_chinese() -> None:
     data = read_page("zh_gbk_source.html", "gbk")
     assert b"charset" not in data.lower()
     article = extract(data)
-    assert_sane(article)
     assert article.encoding in ("gbk", "gb18030", "gb2312")
     assert "\ufffd" not in article.body
-    assert article.title == "老街茶馆重新开张"
-    assert article.date is not None
-    assert article.date[:10] == "2023-09-08"
-    assert article.page_type == "article"
-    assert article.confidence >= 0.5
-    assert len(GBK_PARAGRAPHS) == 5
-    assert_lines_in_order(article.body, GBK_PARAGRAPHS)
-    for furniture in ("城市新闻", "推荐阅读", "城南公园荷花盛开", "版权所有"):
-        assert furniture not in article.body
+    assert_clean_article(
+        article,
+        title="老街茶馆重新开张",
+        date="2023-09-08",
+        paragraphs=GBK_PARAGRAPHS,
+        count=5,
+        furniture=("城市新闻", "推荐阅读", "城南公园荷花盛开", "版权所有"),
+    )
 
 
 # --- Russian, windows-1251 -------------------------------------------------------------------
@@ -233,24 +245,23 @@ def test_ru_windows_1251_with_meta_charset() -> None:
     data = read_page("ru_cp1251_source.html", "cp1251")
     assert b'<meta charset="windows-1251">' in data
     article = extract(data, url="https://vesti-privolzhya.example/culture/biblioteka")
-    assert_sane(article)
     assert article.encoding == "cp1251"
-    assert article.title == "В Заречье открыли новую библиотеку"
-    assert article.date is not None
-    assert article.date[:10] == "2019-09-05"
-    assert article.page_type == "article"
-    assert article.confidence >= 0.5
-    assert len(RU_PARAGRAPHS) == 5
+    assert_clean_article(
+        article,
+        title="В Заречье открыли новую библиотеку",
+        date="2019-09-05",
+        paragraphs=RU_PARAGRAPHS,
+        count=5,
+        furniture=(
+            "Мы используем файлы cookie",
+            "Культура и отдых",
+            "Поделиться ВКонтакте",
+            "Читайте также",
+            "Мост через Волгу",
+            "Все права защищены",
+        ),
+    )
     assert article.body.split("\n") == RU_PARAGRAPHS
-    for furniture in (
-        "Мы используем файлы cookie",
-        "Культура и отдых",
-        "Поделиться ВКонтакте",
-        "Читайте также",
-        "Мост через Волгу",
-        "Все права защищены",
-    ):
-        assert furniture not in article.body
 
 
 RU2_PARAGRAPHS = article_paragraphs("ru_mislabelled_source.html", "//div[@class='post-content']/p")
@@ -259,18 +270,16 @@ RU2_PARAGRAPHS = article_paragraphs("ru_mislabelled_source.html", "//div[@class=
 def test_ru_windows_1251_served_with_wrong_http_encoding() -> None:
     data = read_page("ru_mislabelled_source.html", "cp1251")
     article = extract(data, encoding="utf-8")
-    assert_sane(article)
     assert article.encoding == "cp1251"
     assert "\ufffd" not in article.body
-    assert article.title == "Фермеры собрали рекордный урожай яблок"
-    assert article.date is not None
-    assert article.date[:10] == "2021-10-12"
-    assert article.page_type == "article"
-    assert article.confidence >= 0.5
-    assert len(RU2_PARAGRAPHS) == 4
-    assert_lines_in_order(article.body, RU2_PARAGRAPHS)
-    for furniture in ("Главная", "Агропром", "Погода на неделю", "Адрес редакции"):
-        assert furniture not in article.body
+    assert_clean_article(
+        article,
+        title="Фермеры собрали рекордный урожай яблок",
+        date="2021-10-12",
+        paragraphs=RU2_PARAGRAPHS,
+        count=4,
+        furniture=("Главная", "Агропром", "Погода на неделю", "Адрес редакции"),
+    )
 
 
 # --- Pages that are not articles -------------------------------------------------------------

@@ -7,15 +7,15 @@ bounds are deliberately generous: the point is "finishes", not a benchmark on a 
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.articles import assert_well_formed
 
-from newsspider import PAGE_TYPES, Article, extract
+from newsspider import Article, extract
 
 PROSE = (
     "<p>The committee met on Thursday evening and, after a long discussion about the budget, "
@@ -24,14 +24,7 @@ PROSE = (
 ARTICLE = f"<html><head><title>Report</title></head><body><article>{PROSE * 6}</article></body>"
 
 
-def check(article: Article) -> Article:
-    assert isinstance(article, Article)
-    assert isinstance(article.body, str)
-    assert isinstance(article.body_html, str)
-    assert 0.0 <= article.confidence <= 1.0
-    assert article.page_type in PAGE_TYPES
-    json.dumps(article.to_dict())
-    return article
+check = assert_well_formed
 
 
 def timed(fn: Callable[[], Article], limit: float) -> Article:

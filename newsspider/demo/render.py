@@ -447,7 +447,7 @@ def rss_feed(ctx: Context, edition: EditionText, items: Sequence[Teaser]) -> str
     )
 
 
-def atom_feed(ctx: Context, edition: EditionText, items: Sequence[Teaser]) -> str:
+def atom_feed(ctx: Context, edition: EditionText, items: Sequence[Teaser], path: str) -> str:
     entries = []
     for t in items:
         authors = "".join(f"<author><name>{escape(a)}</name></author>" for a in t.authors)
@@ -462,7 +462,7 @@ def atom_feed(ctx: Context, edition: EditionText, items: Sequence[Teaser]) -> st
         '<?xml version="1.0" encoding="utf-8"?>\n'
         f'<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="{edition.lang}">'
         f"<title>{escape(edition.site_name)}</title>"
-        f'<link rel="self" href="{ctx.site_url}/zh/atom.xml"/>'
+        f'<link rel="self" href="{ctx.site_url}{path}"/>'
         f'<link rel="alternate" href="{ctx.site_url}/{edition.lang}/"/>'
         f"<id>tag:harbor.example,2026:/{edition.lang}/</id><updated>{newest}</updated>"
         + "".join(entries)

@@ -312,7 +312,11 @@ def build_site(base_url: str) -> DemoSite:
             site.duplicate_urls[feed_items[-1].url_in(base_url)] = repeat.url_in(base_url)
         if edition.lang == "zh":
             feed_path = "/zh/atom.xml"
-            put(feed_path, render.atom_feed(ctx, edition, feed_items), ctype="application/atom+xml")
+            put(
+                feed_path,
+                render.atom_feed(ctx, edition, feed_items, feed_path),
+                ctype="application/atom+xml",
+            )
         else:
             feed_path = f"/{edition.lang}/rss.xml"
             put(feed_path, render.rss_feed(ctx, edition, feed_items), ctype="application/rss+xml")

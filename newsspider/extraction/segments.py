@@ -104,7 +104,6 @@ class BlockNode:
     element: etree._Element
     tag: str
     parent: int  # id of the enclosing block, -1 for the root
-    depth: int
     #: STRONG_FURNITURE/WEAK_FURNITURE by tag or class/id, +1 article-like class/id, else 0.
     signal: int
     end: int = -1  # last block id inside this one (inclusive)
@@ -268,7 +267,7 @@ def segment_page(root: etree._Element) -> PageSegments:
                 caption = (
                     caption or tag in _CAPTION_TAGS or (parent >= 0 and blocks[parent].caption)
                 )
-                node = BlockNode(element, tag, parent, len(stack), signal)
+                node = BlockNode(element, tag, parent, signal)
                 node.caption = caption
                 if element.get("itemprop") == "articleBody":
                     node.declared_body = True
