@@ -27,10 +27,13 @@ from newsspider.extraction.pagetype import (
 from newsspider.extraction.parsing import parse_html
 from newsspider.extraction.scoring import choose_container
 from newsspider.extraction.segments import segment_page
+from newsspider.extraction.strategies import STRATEGIES, StrategyInput
 
 logger = logging.getLogger(__name__)
 
-ALGORITHMS: tuple[str, ...] = ("default",)
+#: Names accepted by `extract(algorithm=...)`: the combined default first, then the methods it
+#: grew from (see docs/algorithms.md).
+ALGORITHMS: tuple[str, ...] = ("default", *STRATEGIES)
 #: Pages are cut to this many bytes before parsing unless the caller says otherwise.
 DEFAULT_MAX_BYTES = 20 * 1024 * 1024
 
@@ -65,6 +68,7 @@ def extract(
             reference_time=reference_time,
             hints=hints,
             max_bytes=max_bytes,
+            algorithm=algorithm,
         )
     except Exception:  # the promise is "never raises": a bug becomes a flagged, empty result
         logger.exception("newsspider: extraction failed for %s", url)
@@ -79,6 +83,7 @@ def _extract(
     reference_time: datetime | None,
     hints: Mapping[str, Any] | None,
     max_bytes: int | None,
+    algorithm: str = "default",
 ) -> Article:
     warnings: list[str] = []
     if max_bytes is not None and len(html) > max_bytes:
@@ -99,16 +104,22 @@ def _extract(
     title_text, password_fields = read_form_signals(root)
     clean_tree(root)
     page = segment_page(root)
-    choice = choose_container(page)
-    if choice is None:
-        return _without_body(url, used_encoding, metadata, warnings)
-    selection = select_body(page, choice)
+    if algorithm == "default":
+        choice = choose_container(page)
+        if choice is None:
+            return _without_body(url, used_encoding, metadata, warnings)
+        selection = select_body(page, choice)
+        runner_up_ratio = choice.runner_up / choice.score if choice.score > 0 else 1.0
+    else:
+        result = STRATEGIES[algorithm](StrategyInput(root, page))
+        if result is None:
+            return _without_body(url, used_encoding, metadata, warnings)
+        selection, runner_up_ratio = result.selection, result.runner_up_ratio
     text = body_text(page, selection)
     shape = body_shape(page, selection.segment_ids, selection.container)
     first_h1 = next((s.text for s in page.segments if s.tag == "h1"), None)
     signals = page_signals(title_text, password_fields, page, first_h1)
     page_type = classify_page(signals, shape, metadata.is_article_hint)
-    runner_up_ratio = choice.runner_up / choice.score if choice.score > 0 else 1.0
     agreement = structured_agreement(text, metadata.article_body)
     features = confidence_features(shape, metadata.is_article_hint, agreement, runner_up_ratio)
     return Article(
