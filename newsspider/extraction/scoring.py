@@ -18,6 +18,12 @@ SEGMENT_COST = 10.0
 LINK_PENALTY = 3.5
 BOILERPLATE_FACTOR = 0.0
 _CELL_TAGS = frozenset({"td", "th"})
+_TEASER_HEADINGS = frozenset({"h2", "h3", "h4"})
+#: A teaser is a linked headline with a line or two of summary; more prose than this under one
+#: headline is an article, whatever links its heading carries.
+TEASER_MAX_PROSE = 600
+#: A listing repeats the teaser pattern: at least this many sibling items.
+TEASER_MIN_ITEMS = 3
 
 
 def effective_chars(segment: Segment) -> float:
@@ -51,6 +57,43 @@ class ContainerChoice:
     runner_up: float = 0.0
 
 
+def teaser_blocks(page: PageSegments) -> list[bool]:
+    """Per block: is it inside a teaser item of a listing (a stream of "more stories")?
+
+    A teaser item is the largest block around one linked h2-h4 headline that holds no other
+    linked headline; when at least `TEASER_MIN_ITEMS` sibling blocks each hold such headlines,
+    the summaries under them are a listing, not an article, however well they read.
+    """
+    blocks = page.blocks
+    teaser = [False] * len(blocks)
+    headline_owners = [
+        s.owner for s in page.segments if s.tag in _TEASER_HEADINGS and s.link_density > 0.5
+    ]
+    if len(headline_owners) < TEASER_MIN_ITEMS:
+        return teaser
+    headlines = [0] * len(blocks)
+    for owner in headline_owners:
+        headlines[owner] += 1
+    for block_id in range(len(blocks) - 1, 0, -1):
+        parent = blocks[block_id].parent
+        if parent >= 0:
+            headlines[parent] += headlines[block_id]
+    items: dict[int, list[int]] = {}  # listing block -> its teaser items
+    for owner in headline_owners:
+        item = owner
+        while blocks[item].parent >= 0 and headlines[blocks[item].parent] == 1:
+            item = blocks[item].parent
+        parent = blocks[item].parent
+        if parent >= 0 and page.prose[item] <= TEASER_MAX_PROSE:
+            items.setdefault(parent, []).append(item)
+    for listing_items in items.values():
+        if len(listing_items) >= TEASER_MIN_ITEMS:
+            for item in listing_items:
+                for block_id in range(item, blocks[item].end + 1):
+                    teaser[block_id] = True
+    return teaser
+
+
 def _subtree_scores(page: PageSegments, values: tuple[float, ...]) -> list[float]:
     blocks = page.blocks
     scores = [0.0] * len(blocks)
@@ -71,7 +114,7 @@ def _mark_furniture(page: PageSegments) -> None:
     for block_id, node in enumerate(blocks):
         inherited = node.parent >= 0 and blocks[node.parent].furniture
         node.furniture = inherited or (
-            node.signal == STRONG_FURNITURE and not page.is_wrapper(block_id, 0)
+            node.signal <= STRONG_FURNITURE and not page.is_wrapper(block_id, 0)
         )
     for segment in page.segments:
         segment.in_boilerplate = blocks[segment.owner].furniture
@@ -83,7 +126,10 @@ def choose_container(page: PageSegments) -> ContainerChoice | None:
     if not blocks or not page.segments:
         return None
     _mark_furniture(page)
-    values = tuple(segment_value(s) for s in page.segments)
+    teaser = teaser_blocks(page)
+    values = tuple(
+        min(segment_value(s), 0.0) if teaser[s.owner] else segment_value(s) for s in page.segments
+    )
     scores = _subtree_scores(page, values)
     adjusted = list(scores)
     for block_id, node in enumerate(blocks):

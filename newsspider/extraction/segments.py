@@ -40,7 +40,7 @@ STRONG_NEGATIVE_TOKENS = frozenset(
 )
 WEAK_NEGATIVE_TOKENS = frozenset(
     """reply ad banner modal toolbar widget masthead tags tagcloud keywords rating ratings skip
-    print login paywall teaser teasers more promo promotion""".split()
+    print login teaser teasers more promo promotion""".split()
 )
 POSITIVE_TOKENS = frozenset(
     """article articlebody articlecontent articletext body content entry entrycontent post
@@ -56,8 +56,14 @@ CAPTION_TOKENS = frozenset(
     """caption captions wpcaption wpcaptiontext imagecaption photocaption figcaption credit
     credits imagecredit photocredit""".split()
 )
+#: A dialog laid over the page (consent and cookie notices, modals): furniture that may hold
+#: more prose than the article itself, so only its share of the page's structure can make it
+#: a wrapper.
+OVERLAY = -3
 STRONG_FURNITURE = -2
 WEAK_FURNITURE = -1
+OVERLAY_TOKENS = frozenset("consent cookie cookies gdpr onetrust cmp".split())
+_DIALOG_ROLES = frozenset({"dialog", "alertdialog"})
 
 
 def attribute_tokens(value: str) -> frozenset[str]:
@@ -69,6 +75,8 @@ def attribute_tokens(value: str) -> frozenset[str]:
 
 def _signal_of(tokens: frozenset[str]) -> int:
     positive = not POSITIVE_TOKENS.isdisjoint(tokens)
+    if not OVERLAY_TOKENS.isdisjoint(tokens):
+        return WEAK_FURNITURE if positive else OVERLAY
     if not STRONG_NEGATIVE_TOKENS.isdisjoint(tokens):
         # "article-body pagination-fix": the article word wins over the page-region word.
         return WEAK_FURNITURE if positive else STRONG_FURNITURE
@@ -104,7 +112,7 @@ class BlockNode:
     element: etree._Element
     tag: str
     parent: int  # id of the enclosing block, -1 for the root
-    #: STRONG_FURNITURE/WEAK_FURNITURE by tag or class/id, +1 article-like class/id, else 0.
+    #: OVERLAY/STRONG_FURNITURE/WEAK_FURNITURE by tag or class/id, +1 article-like class/id, else 0.
     signal: int
     end: int = -1  # last block id inside this one (inclusive)
     #: itemprop="articleBody" and the like: the page says this is the article.
@@ -157,9 +165,11 @@ class PageSegments:
         blocks = self.blocks
         inner = blocks[block_id].end - block_id + 1
         outer = blocks[around].end - around + 1
+        if inner >= WRAPPER_BLOCK_SHARE * outer:
+            return True
         return (
-            inner >= WRAPPER_BLOCK_SHARE * outer
-            or self.prose[block_id] >= WRAPPER_PROSE_SHARE * self.prose[around]
+            blocks[block_id].signal != OVERLAY
+            and self.prose[block_id] >= WRAPPER_PROSE_SHARE * self.prose[around]
         )
 
 
@@ -263,12 +273,12 @@ def segment_page(root: etree._Element) -> PageSegments:
                 else:
                     signal, caption = class_meaning(classes, ident)
                 if hidden or tag in _BOILERPLATE_TAGS:
-                    signal = STRONG_FURNITURE
-                caption = (
-                    caption or tag in _CAPTION_TAGS or (parent >= 0 and blocks[parent].caption)
-                )
+                    signal = min(signal, STRONG_FURNITURE)
+                if element.get("aria-modal") == "true" or element.get("role") in _DIALOG_ROLES:
+                    signal = OVERLAY
+                # The block's own caption mark; inheritance is settled once sizes are known.
                 node = BlockNode(element, tag, parent, signal)
-                node.caption = caption
+                node.caption = caption or tag in _CAPTION_TAGS
                 if element.get("itemprop") == "articleBody":
                     node.declared_body = True
                 blocks.append(node)
@@ -320,11 +330,15 @@ def segment_page(root: etree._Element) -> PageSegments:
 
 WRAPPER_BLOCK_SHARE = 0.5
 WRAPPER_PROSE_SHARE = 0.75
+#: A caption is a line or two under a picture. A "caption" or "credit" word on a block with
+#: more prose than this names something else ("creditCardProductModule" around a whole story).
+CAPTION_MAX_PROSE = 800
 
 
 def _mark_furniture(page: PageSegments) -> None:
-    """Per-block prose totals; furniture flags are decided by scoring once it knows the
-    densest region (a furniture class on an ancestor of that region is a layout wrapper)."""
+    """Per-block prose totals and inherited caption marks; furniture flags are decided by
+    scoring once it knows the densest region (a furniture class on an ancestor of that region
+    is a layout wrapper)."""
     blocks = page.blocks
     prose = page.prose = [0] * len(blocks)
     for segment in page.segments:
@@ -333,3 +347,7 @@ def _mark_furniture(page: PageSegments) -> None:
         parent = blocks[block_id].parent
         if parent >= 0:
             prose[parent] += prose[block_id]
+    # Parents come before children: one forward pass settles inheritance.
+    for block_id, node in enumerate(blocks):
+        inherited = node.parent >= 0 and blocks[node.parent].caption
+        node.caption = inherited or (node.caption and prose[block_id] <= CAPTION_MAX_PROSE)
