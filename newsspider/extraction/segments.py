@@ -32,7 +32,7 @@ _TOKEN_SPLIT = re.compile(r"[^a-z0-9]+")
 # also appear on wrappers, so they only count inside the chosen container.
 STRONG_NEGATIVE_TOKENS = frozenset(
     """comment comments commentlist disqus respond replies related relatedposts
-    recommended recommendation recommendations recirc recirculation outbrain taboola share
+    recommend recommended recommendation recommendations recirc recirculation outbrain taboola share
     sharing sharebar social socials newsletter subscribe subscription signup cookie cookies
     consent gdpr sidebar footer nav navbar navigation menu breadcrumb breadcrumbs pagination
     pager advert advertisement advertising ads adslot sponsor sponsored popup trending popular
