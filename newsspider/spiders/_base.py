@@ -11,11 +11,14 @@ from scrapy.exceptions import CloseSpider
 from scrapy.http import Request, Response
 from scrapy.settings import SETTINGS_PRIORITIES
 from scrapy.utils.misc import load_object
+from twisted.python.failure import Failure
 
 from newsspider.items import PageItem
+from newsspider.middlewares import PageDropped
 from newsspider.settings_defaults import META_JUDGE
 from newsspider.spiders._args import SpiderArgumentError, parse_limit, parse_since, parse_urls
 from newsspider.spiders._dates import is_older
+from newsspider.spiders._errors import failure_reason
 from newsspider.spiders.filters import CrawlFilterPipeline
 
 #: Finish reason (and stats value) of a crawl refused because of bad ``-a`` arguments.
@@ -23,6 +26,13 @@ BAD_ARGUMENTS = "bad_arguments"
 #: After `ArticlePipeline` (100) and the usual user pipelines (300): it sees `ArticleItem`s.
 FILTER_PIPELINE_PRIORITY = 800
 _STATS = "newsspider/spider/"
+#: Key of the spiders' progress (requested URLs, limit counts) in ``spider.state``.
+STATE_KEY = "newsspider/spider/progress"
+# Failures Scrapy itself logs at INFO or above (ERROR "Error downloading", INFO "Ignoring
+# response", WARNING for a body past DOWNLOAD_MAXSIZE).
+_LOGGED_BY_SCRAPY = frozenset(
+    {"http_error", "timeout", "connection", "data_loss", "dns", "too_large", "other"}
+)
 
 
 class NewsSpider(scrapy.Spider):
@@ -82,10 +92,10 @@ class NewsSpider(scrapy.Spider):
                 self.limits[name] = parse_limit(name, value, self.extra_limits[name])
         except SpiderArgumentError as exc:
             self.argument_error = str(exc)
-        self._articles_requested = 0
-        self._pages_requested = 0
-        # URLs already asked for: links repeat on every page, and limits count each URL once.
-        self._requested: set[str] = set()
+        # URLs already asked for (links repeat on every page, and limits count each URL once)
+        # and the limits' counts. In `self.state` when the job has a JOBDIR: see `_progress`.
+        self._progress_now: dict[str, Any] = {"requested": set(), "articles": 0, "pages": 0}
+        self._logged_failures: set[str] = set()
 
     async def start(self) -> AsyncIterator[Any]:
         if self.argument_error is not None:
@@ -102,14 +112,17 @@ class NewsSpider(scrapy.Spider):
 
     def page_request(self, url: str, callback: Any, **kwargs: Any) -> Request | None:
         """A request for a feed, sitemap or listing page: never judged, counted in max_pages."""
-        if url in self._requested:
+        progress = self._progress()
+        if url in progress["requested"]:
             return None
-        if self.max_pages and self._pages_requested >= self.max_pages:
+        if self.max_pages and progress["pages"] >= self.max_pages:
             self._count("page_limit_skipped_count")
             return None
-        self._pages_requested += 1
-        self._requested.add(url)
+        progress["pages"] += 1
+        progress["requested"].add(url)
+        self._count("page_request_count")
         meta = {META_JUDGE: False, **kwargs.pop("meta", {})}
+        kwargs.setdefault("errback", self.request_failed)
         return Request(url, callback=callback, meta=meta, **kwargs)
 
     def article_request(
@@ -122,26 +135,82 @@ class NewsSpider(scrapy.Spider):
     ) -> Request | None:
         """A request for an article page, judged by the content filter; None when skipped
         (already requested, older than ``since`` per ``published``, or past ``max_articles``)."""
-        if url in self._requested:
+        progress = self._progress()
+        if url in progress["requested"]:
             return None
         if is_older(published, self.since):
             self._count("older_than_since_skipped_count")
             return None
-        if self.max_articles and self._articles_requested >= self.max_articles:
+        if self.max_articles and progress["articles"] >= self.max_articles:
             self._count("article_limit_skipped_count")
             return None
-        self._articles_requested += 1
-        self._requested.add(url)
+        progress["articles"] += 1
+        progress["requested"].add(url)
         self._count("article_request_count")
         return Request(
             url,
             callback=self.parse_article,
+            errback=self.request_failed,
             cb_kwargs={"hints": dict(hints or {})},
             meta={META_JUDGE: True, **meta},
         )
 
     def parse_article(self, response: Response, hints: dict[str, Any]) -> Iterator[Any]:
         yield PageItem.from_response(response, **hints)
+
+    def request_failed(self, failure: Failure) -> Failure:
+        """Errback of the spiders' requests: count the failure, then hand it back to Scrapy,
+        which logs it as it would without an errback (retries and redirects are over by now).
+
+        Stats: ``request_error_count`` and ``request_error_reason_count/{reason}`` (reasons:
+        `newsspider.spiders._errors.REQUEST_ERROR_REASONS`). Content-filter drops are counted
+        by the filter and not here.
+        """
+        exc = failure.value
+        if exc is None or isinstance(exc, PageDropped):
+            return failure
+        reason = failure_reason(exc)
+        self._count("request_error_count")
+        self._count(f"request_error_reason_count/{reason}")
+        if reason not in self._logged_failures and reason not in _LOGGED_BY_SCRAPY:
+            # Scrapy logs these at DEBUG at most (a cut redirect chain, robots.txt): say once.
+            self._logged_failures.add(reason)
+            self.logger.info(
+                "Gave up on %s: %s (first such failure; the rest are counted in "
+                "newsspider/spider/request_error_reason_count/%s)",
+                getattr(failure.request, "url", "?"),  # type: ignore[attr-defined]
+                failure.getErrorMessage(),
+                reason,
+            )
+        return failure
+
+    def _progress(self) -> dict[str, Any]:
+        """The requested URLs and limit counts, kept in ``self.state`` when Scrapy provides it
+        (with ``JOBDIR``, its SpiderState extension saves it on close and loads it on open).
+        A resumed job then neither asks again for URLs of the earlier runs (Scrapy's dupefilter
+        would drop them, but counted as new requests) nor restarts ``max_pages``/``max_articles``.
+        """
+        state = getattr(self, "state", None)
+        if isinstance(state, dict):
+            saved = state.setdefault(STATE_KEY, self._progress_now)
+            if saved is not self._progress_now:  # loaded from JOBDIR: go on from there
+                saved["requested"] |= self._progress_now["requested"]
+                saved["articles"] += self._progress_now["articles"]
+                saved["pages"] += self._progress_now["pages"]
+                self._progress_now = saved
+                self._warn_overwritten_feeds()
+        return self._progress_now
+
+    def _warn_overwritten_feeds(self) -> None:
+        crawler = getattr(self, "crawler", None)
+        feeds = crawler.settings.getdict("FEEDS") if crawler is not None else {}
+        overwritten = [uri for uri, options in feeds.items() if (options or {}).get("overwrite")]
+        if overwritten:
+            self.logger.warning(
+                "Resuming a job from JOBDIR with a feed opened for overwriting (-O): %s no longer"
+                " holds the items of the earlier runs; resume with -o (append) instead",
+                ", ".join(map(str, overwritten)),
+            )
 
     def _count(self, key: str) -> None:
         crawler = getattr(self, "crawler", None)

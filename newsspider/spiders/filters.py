@@ -4,6 +4,8 @@ Runs after `ArticlePipeline`, on `ArticleItem`s (anything else passes through): 
 knows the canonical URL, the text and the date. A duplicate is an article whose canonical URL
 (or, without one, its URL minus tracking parameters) or whose normalised body text was already
 seen. Drops are counted under ``newsspider/dropped/reason_count/{duplicate,older_than_since}``.
+With ``JOBDIR`` the seen keys live in ``spider.state``, which Scrapy saves between runs: a resumed
+job does not report an article of an earlier run again.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ logger = logging.getLogger(__name__)
 
 #: Bodies shorter than this (characters) are not compared: empty or stub bodies are not "same".
 MIN_BODY_FOR_DEDUPE = 200
+#: Key of the seen articles (identity key -> first URL) in ``spider.state``.
+STATE_KEY = "newsspider/filter/seen"
 _TRACKING = ("utm_", "fbclid", "gclid", "yclid", "mc_", "ref", "from", "spm")
 
 
@@ -78,13 +82,26 @@ class CrawlFilterPipeline:
             self._drop("older_than_since")
             raise DropItem(f"Published {item.date}, before since={since}: {url}", log_level="DEBUG")
         keys = merge_key(item.canonical_url, url, item.body)
-        seen = next((self._seen[k] for k in sorted(keys) if k in self._seen), None)
+        known = self._known()
+        seen = next((known[k] for k in sorted(keys) if k in known), None)
         if seen is not None:
             self._drop("duplicate")
             raise DropItem(f"Duplicate of {seen}: {url}", log_level="INFO")
         for key in keys:
-            self._seen[key] = url
+            known[key] = url
         return item
+
+    def _known(self) -> dict[str, str]:
+        """The keys seen so far, kept in ``spider.state`` when Scrapy provides it (``JOBDIR``
+        saves it between runs), so that a resumed job does not report an article again."""
+        state = getattr(getattr(self.crawler, "spider", None), "state", None)
+        if isinstance(state, dict):
+            saved = state.setdefault(STATE_KEY, self._seen)
+            if saved is not self._seen:  # loaded from JOBDIR: go on from there
+                for key, url in self._seen.items():
+                    saved.setdefault(key, url)
+                self._seen = saved
+        return self._seen
 
     def _drop(self, reason: str) -> None:
         if self.stats is not None:
