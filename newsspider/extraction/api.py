@@ -32,7 +32,7 @@ from newsspider.extraction.strategies import STRATEGIES, StrategyInput
 logger = logging.getLogger(__name__)
 
 #: Names accepted by `extract(algorithm=...)`: the combined default first, then the methods it
-#: grew from (see docs/algorithms.md).
+#: grew from (see docs/algorithms/README.md).
 ALGORITHMS: tuple[str, ...] = ("default", *STRATEGIES)
 #: Pages are cut to this many bytes before parsing unless the caller says otherwise.
 DEFAULT_MAX_BYTES = 20 * 1024 * 1024

@@ -6,7 +6,7 @@ metadata and confidence are then built by the shared code in `newsspider.extract
 strategy returns None when it finds no body.
 
 ``default`` is the project's combined extractor (`scoring` + `assembly`); the others are the
-methods it grew from, kept for comparison (see ``docs/algorithms.md``).
+methods it grew from, kept for comparison (see ``docs/algorithms/README.md``).
 """
 
 from __future__ import annotations
@@ -45,7 +45,25 @@ STRATEGIES: dict[str, Strategy] = {}
 def _register() -> None:
     """Fill `STRATEGIES` in the order the methods are documented (DOM methods, then lines)."""
     # --- DOM node methods (CETD TD/CTD, point density, GNE) ---
+    from newsspider.extraction.strategies.cetd_ctd import cetd_ctd
+    from newsspider.extraction.strategies.cetd_td import cetd_td
+    from newsspider.extraction.strategies.gne import gne
+    from newsspider.extraction.strategies.point_density import point_density
+
+    STRATEGIES["cetd-td"] = cetd_td
+    STRATEGIES["cetd-ctd"] = cetd_ctd
+    STRATEGIES["point-density"] = point_density
+    STRATEGIES["gne"] = gne
     # --- line methods (Html2Article, max subsequence, text/markup ratio, learned classifier) ---
+    from newsspider.extraction.strategies.cetr import cetr
+    from newsspider.extraction.strategies.html2article import html2article
+    from newsspider.extraction.strategies.line_classifier import line_classifier
+    from newsspider.extraction.strategies.max_subsequence import max_subsequence
+
+    STRATEGIES["html2article"] = html2article
+    STRATEGIES["max-subsequence"] = max_subsequence
+    STRATEGIES["cetr"] = cetr
+    STRATEGIES["line-classifier"] = line_classifier
 
 
 _register()
