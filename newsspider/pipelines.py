@@ -23,6 +23,7 @@ from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.utils.misc import load_object
 from twisted.internet.defer import Deferred
 
+from newsspider.extraction.api import ALGORITHMS
 from newsspider.extraction.article import PAGE_TYPES, Article
 from newsspider.items import ArticleItem, PageItem
 from newsspider.settings_defaults import (
@@ -87,6 +88,10 @@ class PipelineConfig:
         if config.low_confidence not in _ACTIONS:
             raise ValueError(
                 f"{LOW_CONFIDENCE_ACTION} must be one of {_ACTIONS}, got {config.low_confidence!r}"
+            )
+        if config.algorithm not in ALGORITHMS:
+            raise ValueError(
+                f"{EXTRACT_ALGORITHM} must be one of {ALGORITHMS}, got {config.algorithm!r}"
             )
         if config.workers < 0:
             raise ValueError(f"{EXTRACT_WORKERS} must be >= 0, got {config.workers}")

@@ -112,3 +112,19 @@ def test_bench_without_a_checkout_says_so(tmp_path: Path) -> None:
     if proc.returncode != 2:  # `bench` importable in this environment: nothing to check
         pytest.skip("bench is importable here")
     assert "source checkout" in proc.stderr
+
+
+def test_extract_with_each_algorithm(pages: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from newsspider import ALGORITHMS
+
+    page = next(iter(sorted(pages.rglob("*.html"))))
+    bodies = {}
+    for algorithm in ALGORITHMS:
+        assert main(["extract", str(page), "--no-progress", "--algorithm", algorithm]) == 0
+        (record,) = _lines(capsys.readouterr().out)
+        bodies[algorithm] = str(record["body"])
+    # Every method finds text on a plain demo article; they are not all the same method.
+    assert all(len(body) > 200 for body in bodies.values()), bodies
+    assert len(set(bodies.values())) > 1
+    with pytest.raises(SystemExit):
+        main(["extract", str(page), "--algorithm", "no-such-method"])

@@ -149,3 +149,12 @@ def test_worker_counts() -> None:
     assert PipelineConfig(mode="thread").worker_count() == 4
     assert PipelineConfig(mode="process").worker_count() >= 1
     assert PipelineConfig(mode="process", workers=3).worker_count() == 3
+
+
+def test_algorithm_setting_reaches_extract_and_is_checked() -> None:
+    fakes.CALLS.clear()
+    process(make(NEWSSPIDER_EXTRACT_ALGORITHM="cetd-ctd"), ARTICLE_PAGE)
+    (call,) = fakes.CALLS
+    assert call["algorithm"] == "cetd-ctd"
+    with pytest.raises(ValueError, match="NEWSSPIDER_EXTRACT_ALGORITHM"):
+        make(NEWSSPIDER_EXTRACT_ALGORITHM="no-such-method")
