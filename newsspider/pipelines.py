@@ -23,7 +23,7 @@ from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.utils.misc import load_object
 from twisted.internet.defer import Deferred
 
-from newsspider.extraction.api import ALGORITHMS
+from newsspider.extraction.api import ALGORITHMS, DEFAULT_MAX_BYTES
 from newsspider.extraction.article import PAGE_TYPES, Article
 from newsspider.items import ArticleItem, PageItem
 from newsspider.settings_defaults import (
@@ -59,7 +59,7 @@ class PipelineConfig:
     workers: int = 0
     start_method: str = "spawn"
     algorithm: str = "default"
-    max_bytes: int | None = None
+    max_bytes: int | None = DEFAULT_MAX_BYTES
     function: str = "newsspider.extraction.api.extract"
     relative_dates: bool = True
     min_confidence: float = 0.3
@@ -76,7 +76,8 @@ class PipelineConfig:
             workers=int(get(EXTRACT_WORKERS) or 0),
             start_method=str(get(EXTRACT_START_METHOD)),
             algorithm=str(get(EXTRACT_ALGORITHM)),
-            max_bytes=int(max_bytes) if max_bytes not in (None, "") else None,
+            # Unset: the extractor's own cap; 0: no cap at all.
+            max_bytes=(DEFAULT_MAX_BYTES if max_bytes in (None, "") else (int(max_bytes) or None)),
             function=str(get(EXTRACT_FUNCTION)),
             relative_dates=settings.getbool(RELATIVE_DATES, DEFAULTS[RELATIVE_DATES]),
             min_confidence=float(get(MIN_CONFIDENCE)),

@@ -32,7 +32,7 @@ EXTRACT_WORKERS: Final = "NEWSSPIDER_EXTRACT_WORKERS"
 EXTRACT_START_METHOD: Final = "NEWSSPIDER_EXTRACT_START_METHOD"
 #: The `algorithm` argument of `newsspider.extract`.
 EXTRACT_ALGORITHM: Final = "NEWSSPIDER_EXTRACT_ALGORITHM"
-#: The `max_bytes` argument of `newsspider.extract` (None: the extractor's own limit).
+#: Most bytes of a page parsed (None: the extractor's own 20 MiB cap; 0: no cap).
 EXTRACT_MAX_BYTES: Final = "NEWSSPIDER_EXTRACT_MAX_BYTES"
 #: Import path of the extraction function (same signature as `newsspider.extract`).
 EXTRACT_FUNCTION: Final = "NEWSSPIDER_EXTRACT_FUNCTION"

@@ -293,3 +293,18 @@ def test_max_bytes_cut_inside_a_character_of_a_mislabelled_utf8_page() -> None:
     article = check(extract(data, max_bytes=cut))
     assert "truncated" in article.warnings
     assert "В микрорайоне Заречье" in article.body
+
+
+@pytest.mark.parametrize(
+    "label",
+    ["base64", "hex", "rot13", "zlib", "bz2", "uu", "quopri", "undefined", "idna", "punycode"],
+)
+def test_charset_labels_naming_unusable_codecs(label: str) -> None:
+    # Python has codecs under these names that cannot decode a page (bytes-to-bytes codecs,
+    # "undefined", no errors="replace"); from a page's meta or a header they are just wrong.
+    text = "Жители района собрались на площади, чтобы обсудить строительство новой школы."
+    page = f'<html><head><meta charset="{label}"></head><body><article><p>{text}</p>' * 3
+    data = page.encode("cp1251")
+    for article in (extract(data), extract(data, encoding=label)):
+        no_internal_error(check(article))
+        assert "Жители района собрались" in article.body

@@ -13,6 +13,7 @@ from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.settings import Settings
 from support import fakes
 
+from newsspider.extraction.api import DEFAULT_MAX_BYTES
 from newsspider.items import ArticleItem, PageItem
 from newsspider.pipelines import ArticlePipeline, PipelineConfig
 
@@ -63,7 +64,7 @@ def test_page_becomes_article_item() -> None:
     assert call["encoding"] == "utf-8"
     assert call["hints"] == {"title": "From feed"}
     assert call["reference_time"] == ARTICLE_PAGE.reference_time
-    assert call["algorithm"] == "default" and call["max_bytes"] is None
+    assert call["algorithm"] == "default" and call["max_bytes"] == DEFAULT_MAX_BYTES
     stats = pipeline.stats.values
     assert stats["newsspider/pipeline/page_count"] == 1
     assert stats["newsspider/pipeline/article_count"] == 1
@@ -158,3 +159,13 @@ def test_algorithm_setting_reaches_extract_and_is_checked() -> None:
     assert call["algorithm"] == "cetd-ctd"
     with pytest.raises(ValueError, match="NEWSSPIDER_EXTRACT_ALGORITHM"):
         make(NEWSSPIDER_EXTRACT_ALGORITHM="no-such-method")
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"), [(None, DEFAULT_MAX_BYTES), (0, None), (4096, 4096)]
+)
+def test_max_bytes_setting(value: int | None, expected: int | None) -> None:
+    fakes.CALLS.clear()
+    process(make(NEWSSPIDER_EXTRACT_MAX_BYTES=value), ARTICLE_PAGE)
+    (call,) = fakes.CALLS
+    assert call["max_bytes"] == expected

@@ -44,9 +44,13 @@ def _codec_name(label: str | None) -> str | None:
     if resolved is None:
         return None
     try:
-        return codecs.lookup(resolved).name
-    except LookupError:
+        name = codecs.lookup(resolved).name
+        # A label (from the page itself) can name a codec that cannot decode a page: bytes-to-
+        # bytes codecs (base64, zlib, rot13), "undefined", idna/punycode (no errors="replace").
+        b"<p>\xe4\xff</p>".decode(name, errors="replace")
+    except (LookupError, UnicodeError):
         return None
+    return name
 
 
 def _strict_decode(data: bytes, codec: str) -> str | None:
