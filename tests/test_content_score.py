@@ -170,3 +170,12 @@ def test_declared_article_is_never_a_listing() -> None:
     head = '<meta content="article" property="og:type">'
     assert score_page(_templated(main), "text/html").reason == "listing"
     assert score_page(_templated(main, head), "text/html").reason != "listing"
+
+
+def test_unclosed_link_does_not_swallow_the_page() -> None:
+    # Links do not nest: the second <a> closes the first, so the article after them is text.
+    paragraphs = "".join(f"<p>{'A sentence of article text. ' * 6}</p>" for _ in range(4))
+    body = f'<html><body><a href="/a">Home<a href="/b">News</a>{paragraphs}</body></html>'
+    verdict = score_page(body.encode(), "text/html", "utf-8")
+    assert verdict.keep, verdict
+    assert verdict.link_text == len("HomeNews")

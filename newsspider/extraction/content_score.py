@@ -209,7 +209,9 @@ def _judge(markup: str, limits: Thresholds) -> PageVerdict:
         name = name.lower()
         closing = match.group(1) == "/"
         if name == "a":
-            blocks.link_depth = max(0, blocks.link_depth + (-1 if closing else 1))
+            # Links do not nest: an <a> start tag closes any open link (as in an HTML parser),
+            # so one unclosed <a> cannot turn the rest of the page into link text.
+            blocks.link_depth = 0 if closing else 1
         elif name in _BLOCK_TAGS:
             blocks.flush()
     blocks.flush()
