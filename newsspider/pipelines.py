@@ -1,20 +1,34 @@
 """`ArticlePipeline`: `PageItem` in, `ArticleItem` out, extraction off the event-loop thread.
 
 Extraction is CPU work. Run inline it would stall every download for its duration, so it goes
-to an executor: a small thread pool by default (keeps the loop responsive; extraction mostly
-holds the GIL, so threads buy responsiveness, not throughput), or a process pool for throughput
-on several cores. Either way the coroutine awaits a `concurrent.futures.Future`, bridged to
-asyncio when Scrapy runs on an asyncio loop and to a Twisted Deferred otherwise.
+elsewhere: to a small thread pool by default (keeps the loop responsive; extraction mostly holds
+the GIL, so threads buy responsiveness, not throughput), or to worker processes for throughput
+on several cores. The thread pool's `concurrent.futures.Future` is bridged to asyncio when Scrapy
+runs on an asyncio loop and to a Twisted Deferred otherwise.
+
+The worker processes are fed by the event loop itself (`_ProcessPool`): each call is pickled
+onto a socket to a worker and the result read back when the socket is readable. No thread in
+the crawler process takes part. `concurrent.futures.ProcessPoolExecutor` moves every call
+through a feeder thread and a manager thread woken through a pipe; next to a busy event-loop
+thread each of those hand-offs waits for the GIL, and in a crawl that cost the crawler process
+more CPU per page than the rest of the glue together (see docs/crawl-throughput.md).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
+import pickle
+import signal
+import socket
+import struct
+import traceback
+from collections import deque
 from collections.abc import Callable
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Self, TypeVar
@@ -49,6 +63,12 @@ _MODES = ("thread", "process")
 _ACTIONS = ("drop", "flag")
 _DEFAULT_THREADS = 4
 _STATS = "newsspider/pipeline/"
+_PAGE_COUNT = _STATS + "page_count"
+_ERROR_COUNT = _STATS + "error_count"
+_ARTICLE_COUNT = _STATS + "article_count"
+_FLAGGED_COUNT = _STATS + "flagged_count"
+_RESTART_COUNT = _STATS + "pool_restart_count"
+_PAGE_TYPE_COUNT = {t: f"{_STATS}page_type_count/{t}" for t in PAGE_TYPES}
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +139,7 @@ class ArticlePipeline:
         self.stats = stats
         self._extract: Callable[..., Article] = load_object(config.function)
         self._executor: Executor | None = None
+        self._pool: _ProcessPool | None = None
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> Self:
@@ -127,80 +148,398 @@ class ArticlePipeline:
         return cls(PipelineConfig.from_settings(crawler.settings), crawler.stats)
 
     def open_spider(self) -> None:
-        executor = self._ensure_executor()
-        if isinstance(executor, ProcessPoolExecutor):
-            # Start the workers (and their imports) now, while the first pages download.
-            for _ in range(self.config.worker_count()):
-                executor.submit(self._extract, b"<html></html>")
+        # Process mode: the workers start (and import) now, while the first pages download.
+        if self.config.mode == "process":
+            self._ensure_pool()
+        else:
+            self._ensure_executor()
 
     def close_spider(self) -> None:
         # Never block the event loop here; pending work was awaited before the spider closed.
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = None
 
     async def process_item(self, item: Any) -> Any:
         if not isinstance(item, PageItem):
             return item
-        self._inc("page_count")
+        stats = self.stats
+        stats.inc_value(_PAGE_COUNT)
         try:
             article = await self._run(item)
         except Exception as exc:
-            self._inc("error_count")
+            stats.inc_value(_ERROR_COUNT)
             logger.error("Extraction failed for %s: %r", item.url, exc, exc_info=exc)
             # Logged above with the traceback; keep the drop itself quiet.
             raise DropItem(f"Extraction failed: {item.url}", log_level="DEBUG") from exc
         page_type = article.page_type if article.page_type in PAGE_TYPES else "other"
-        self._inc(f"page_type_count/{page_type}")
+        stats.inc_value(_PAGE_TYPE_COUNT[page_type])
         low = article.confidence < self.config.min_confidence
         if low and self.config.low_confidence == "drop":
-            self.stats.inc_value("newsspider/dropped/count")
-            self.stats.inc_value("newsspider/dropped/reason_count/low_confidence")
+            stats.inc_value("newsspider/dropped/count")
+            stats.inc_value("newsspider/dropped/reason_count/low_confidence")
             raise DropItem(
                 f"Low confidence {article.confidence:.2f} < {self.config.min_confidence}"
                 f" ({page_type}): {item.url}",
                 log_level="INFO",
             )
         if low:
-            self._inc("flagged_count")
-        self._inc("article_count")
+            stats.inc_value(_FLAGGED_COUNT)
+        stats.inc_value(_ARTICLE_COUNT)
         return ArticleItem.from_article(article, item, low_confidence=low)
 
     async def _run(self, page: PageItem) -> Article:
-        executor = self._ensure_executor()
-        future = executor.submit(
-            self._extract,
-            page.body,
-            page.url,
-            page.encoding,
-            reference_time=page.reference_time if self.config.relative_dates else None,
-            hints=page.hints or None,
-            algorithm=self.config.algorithm,
-            max_bytes=self.config.max_bytes,
-        )
-        try:
-            return await _await_future(future)
-        except BrokenProcessPool:
-            # A worker died (e.g. a crash in native code). Replace the pool once, not once per
-            # page that was queued on it; this page counts as an error.
-            if self._executor is executor:
-                self._inc("pool_restart_count")
-                executor.shutdown(wait=False, cancel_futures=True)
-                self._executor = None
-            raise
+        args = (page.body, page.url, page.encoding)
+        kwargs = {
+            "reference_time": page.reference_time if self.config.relative_dates else None,
+            "hints": page.hints or None,
+            "algorithm": self.config.algorithm,
+            "max_bytes": self.config.max_bytes,
+        }
+        if self.config.mode == "process":
+            result: Article = await self._ensure_pool().submit(args, kwargs)
+            return result
+        future = self._ensure_executor().submit(self._extract, *args, **kwargs)
+        return await _await_future(future)
 
     def _ensure_executor(self) -> Executor:
         if self._executor is None:
             workers = self.config.worker_count()
-            if self.config.mode == "process":
-                context = multiprocessing.get_context(self.config.start_method)
-                self._executor = ProcessPoolExecutor(workers, mp_context=context)
-            else:
-                self._executor = ThreadPoolExecutor(workers, "newsspider-extract")
+            self._executor = ThreadPoolExecutor(workers, "newsspider-extract")
         return self._executor
 
-    def _inc(self, key: str) -> None:
-        self.stats.inc_value(_STATS + key)
+    def _ensure_pool(self) -> _ProcessPool:
+        if self._pool is None:
+            self._pool = _ProcessPool(
+                self._extract,
+                self.config.worker_count(),
+                multiprocessing.get_context(self.config.start_method),
+                on_restart=lambda: self.stats.inc_value(_RESTART_COUNT),
+            )
+        return self._pool
+
+
+# --- the process pool ---------------------------------------------------------------------------
+
+#: Frames on a worker's socket: an unsigned 64-bit length, then that many bytes of pickle.
+_HEADER = struct.Struct("!Q")
+#: Calls sent to one worker ahead of its results. The worker reads them from its socket on its
+#: own, so it keeps working while the event loop is busy elsewhere (a full garbage collection of
+#: a crawler's heap takes tens of milliseconds). With only a call or two queued, a busy loop
+#: starved the worker; responses then piled up in Scrapy waiting for extraction, the heap grew,
+#: collections got slower and the crawl slowed down further (docs/crawl-throughput.md). The price:
+#: a worker that dies takes up to this many pages with it (each counted as an error).
+_IN_FLIGHT = 16
+_READ_SIZE = 1 << 18
+
+
+class _RemoteTraceback(Exception):
+    """The worker-side traceback, attached as ``__cause__`` of an exception from a worker."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _serve(sock: socket.socket, function: Callable[..., Any]) -> None:
+    """A worker process: read a call, run it, write the result; until the crawler goes away."""
+    # Ctrl-C reaches the whole process group: the crawler handles it (a graceful stop that may
+    # still need this worker) and closes the socket when done, which ends this loop.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with contextlib.suppress(Exception):
+        function(b"<html></html>")  # imports and caches, before the first real page
+    with sock, sock.makefile("rb") as stream:
+        while True:
+            header = stream.read(_HEADER.size)
+            if len(header) < _HEADER.size:
+                return  # the crawler closed its end
+            (size,) = _HEADER.unpack(header)
+            payload = stream.read(size)
+            if len(payload) < size:
+                return
+            reply: tuple[bool, Any, str | None]
+            try:
+                args, kwargs = pickle.loads(payload)
+                reply = (True, function(*args, **kwargs), None)
+            except Exception as exc:
+                reply = (False, exc, traceback.format_exc())
+            try:
+                data = pickle.dumps(reply, pickle.HIGHEST_PROTOCOL)
+                if not reply[0]:
+                    pickle.loads(data)  # an exception whose class cannot be rebuilt from its args
+            except Exception as exc:
+                error = RuntimeError(f"unpicklable extraction result {reply[1]!r}: {exc!r}")
+                data = pickle.dumps((False, error, reply[2]), pickle.HIGHEST_PROTOCOL)
+            sock.sendall(_HEADER.pack(len(data)) + data)
+
+
+def _reply(data: bytes) -> tuple[bool, Any]:
+    """A worker's reply: (True, result) or (False, exception with the remote traceback)."""
+    try:
+        ok, value, remote = pickle.loads(data)
+    except Exception as exc:
+        return False, RuntimeError(f"unreadable reply from an extraction worker: {exc!r}")
+    if not ok and remote:
+        value.__cause__ = _RemoteTraceback(remote)
+    return ok, value
+
+
+class _Descriptor:
+    """What a Twisted reactor needs to watch a file descriptor (non-asyncio reactors)."""
+
+    def __init__(self, fd: int, on_read: Callable[[], None], on_write: Callable[[], None]):
+        self._fd = fd
+        self.doRead = on_read
+        self.doWrite = on_write
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def connectionLost(self, reason: object) -> None:
+        pass
+
+    def logPrefix(self) -> str:
+        return "newsspider-extract"
+
+
+class _Worker:
+    __slots__ = ("descriptor", "inbox", "outbox", "pending", "process", "sock", "writing")
+
+    def __init__(self, process: Any, sock: socket.socket) -> None:
+        self.process = process
+        self.sock = sock
+        #: Waiters of the calls sent, in order (a worker answers in order).
+        self.pending: deque[Any] = deque()
+        self.outbox: deque[memoryview] = deque()
+        self.inbox = bytearray()
+        self.writing = False
+        self.descriptor: _Descriptor | None = None
+
+
+class _ProcessPool:
+    """Worker processes fed from the event-loop thread over socket pairs, without threads.
+
+    `submit` returns an awaitable that the loop resolves: an asyncio future on an asyncio loop,
+    else a Twisted Deferred. A worker that dies fails the calls it held with
+    `BrokenProcessPool` and is replaced.
+    """
+
+    def __init__(
+        self,
+        function: Callable[..., Any],
+        workers: int,
+        context: Any,
+        on_restart: Callable[[], None] = lambda: None,
+    ) -> None:
+        self._function = function
+        self._context = context
+        self._on_restart = on_restart
+        self._queue: deque[tuple[memoryview, Any]] = deque()
+        self._closed = False
+        try:
+            self._loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:  # a non-asyncio Twisted reactor
+            self._loop = None
+        self._size = max(1, workers)
+        self._workers = [self._start_worker() for _ in range(self._size)]
+
+    def submit(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        if self._closed:
+            raise BrokenProcessPool("the extraction pool is closed")
+        payload = pickle.dumps((args, kwargs), pickle.HIGHEST_PROTOCOL)
+        waiter = self._new_waiter()
+        self._queue.append((memoryview(_HEADER.pack(len(payload)) + payload), waiter))
+        self._dispatch()
+        return waiter
+
+    def close(self) -> None:
+        """Close the sockets (workers exit when they see it) and cancel what is left."""
+        self._closed = True
+        for worker in self._workers:
+            self._unwatch(worker)
+            worker.sock.close()
+            for waiter in worker.pending:
+                waiter.cancel()
+            worker.pending.clear()
+        for _, waiter in self._queue:
+            waiter.cancel()
+        self._queue.clear()
+        multiprocessing.active_children()  # reaps the workers that already exited
+
+    # -- dispatch --
+
+    def _dispatch(self) -> None:
+        # Replace lost workers only when there is work for them: a worker that cannot even
+        # start costs one attempt per page that fails, never a restart loop.
+        while self._queue and len(self._workers) < self._size:
+            self._workers.append(self._start_worker())
+            self._on_restart()
+        while self._queue:
+            worker = min(self._workers, key=lambda w: len(w.pending))
+            if len(worker.pending) >= _IN_FLIGHT:
+                return
+            frame, waiter = self._queue.popleft()
+            worker.pending.append(waiter)
+            worker.outbox.append(frame)
+            self._flush(worker)
+
+    def _flush(self, worker: _Worker) -> None:
+        if worker not in self._workers or worker.sock.fileno() < 0:
+            return
+        outbox = worker.outbox
+        while outbox:
+            try:
+                sent = worker.sock.send(outbox[0])
+            except BlockingIOError:
+                break
+            except OSError:
+                self._lost(worker)
+                return
+            if sent < len(outbox[0]):
+                outbox[0] = outbox[0][sent:]
+                break
+            outbox.popleft()
+        if outbox and not worker.writing:
+            worker.writing = True
+            self._watch_write(worker, True)
+        elif not outbox and worker.writing:
+            worker.writing = False
+            self._watch_write(worker, False)
+
+    def _on_readable(self, worker: _Worker) -> None:
+        if worker not in self._workers:
+            return
+        gone = False
+        while True:
+            try:
+                chunk = worker.sock.recv(_READ_SIZE)
+            except BlockingIOError:
+                break
+            except OSError:
+                chunk = b""
+            if not chunk:
+                gone = True  # after the replies it sent before it went
+                break
+            worker.inbox += chunk
+            if len(chunk) < _READ_SIZE:
+                break
+        inbox = worker.inbox
+        replies: list[tuple[bool, Any]] = []
+        offset = 0
+        while len(inbox) - offset >= _HEADER.size:
+            (size,) = _HEADER.unpack_from(inbox, offset)
+            end = offset + _HEADER.size + size
+            if len(inbox) < end:
+                break
+            replies.append(_reply(bytes(inbox[offset + _HEADER.size : end])))
+            offset = end
+        del inbox[:offset]
+        # Resolve only now: a Twisted Deferred runs its callbacks at once, and they may submit
+        # more work or close the pool.
+        for ok, value in replies:
+            if not worker.pending:
+                break  # closed meanwhile: the remaining waiters were cancelled
+            self._resolve(worker.pending.popleft(), ok, value)
+        if gone and worker in self._workers:
+            self._lost(worker)
+        elif not self._closed:
+            self._dispatch()
+
+    def _lost(self, worker: _Worker) -> None:
+        """A worker's socket closed or failed: the process died (or is dying)."""
+        self._unwatch(worker)
+        worker.sock.close()
+        worker.process.join(0)  # reaps it if it is gone; never waits
+        error = BrokenProcessPool(
+            f"an extraction worker process stopped (exit code {worker.process.exitcode})"
+        )
+        pending = list(worker.pending)
+        worker.pending.clear()
+        self._workers.remove(worker)
+        for waiter in pending:
+            self._resolve(waiter, False, error)
+        if not self._closed:
+            self._dispatch()
+
+    # -- processes --
+
+    def _start_worker(self) -> _Worker:
+        ours, theirs = socket.socketpair()
+        process = self._context.Process(
+            target=_serve, args=(theirs, self._function), name="newsspider-extract", daemon=True
+        )
+        process.start()
+        theirs.close()
+        ours.setblocking(False)
+        worker = _Worker(process, ours)
+        self._watch_read(worker)
+        return worker
+
+    # -- the event loop: asyncio, or a Twisted reactor --
+
+    def _new_waiter(self) -> Any:
+        if self._loop is not None:
+            return self._loop.create_future()
+        return Deferred()
+
+    def _resolve(self, waiter: Any, ok: bool, value: Any) -> None:
+        if self._loop is not None:
+            if not waiter.done():
+                if ok:
+                    waiter.set_result(value)
+                else:
+                    waiter.set_exception(value)
+        elif not waiter.called:
+            if ok:
+                waiter.callback(value)
+            else:
+                waiter.errback(value)
+
+    def _watch_read(self, worker: _Worker) -> None:
+        if self._loop is not None:
+            self._loop.add_reader(worker.sock.fileno(), self._on_readable, worker)
+            return
+        worker.descriptor = _Descriptor(
+            worker.sock.fileno(),
+            lambda: self._on_readable(worker),
+            lambda: self._flush(worker),
+        )
+        _reactor().addReader(worker.descriptor)
+
+    def _watch_write(self, worker: _Worker, on: bool) -> None:
+        if self._loop is not None:
+            if on:
+                self._loop.add_writer(worker.sock.fileno(), self._flush, worker)
+            else:
+                self._loop.remove_writer(worker.sock.fileno())
+            return
+        if on:
+            _reactor().addWriter(worker.descriptor)
+        else:
+            _reactor().removeWriter(worker.descriptor)
+
+    def _unwatch(self, worker: _Worker) -> None:
+        if worker.sock.fileno() < 0:
+            return
+        if self._loop is not None:
+            self._loop.remove_reader(worker.sock.fileno())
+            self._loop.remove_writer(worker.sock.fileno())
+            return
+        if worker.descriptor is not None:
+            _reactor().removeReader(worker.descriptor)
+            _reactor().removeWriter(worker.descriptor)
+
+
+def _reactor() -> Any:
+    from twisted.internet import reactor
+
+    return reactor
 
 
 async def _await_future(future: Future[_T]) -> _T:
