@@ -11,14 +11,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from newsspider.extraction.segments import STRONG_FURNITURE, PageSegments, Segment
+from newsspider.extraction.segments import (
+    STRONG_FURNITURE,
+    TEASER_HEADINGS,
+    PageSegments,
+    Segment,
+)
 
 # A segment pays a fixed cost: menus and bylines are many short blocks, prose a few long ones.
 SEGMENT_COST = 10.0
 LINK_PENALTY = 3.5
 BOILERPLATE_FACTOR = 0.0
 _CELL_TAGS = frozenset({"td", "th"})
-_TEASER_HEADINGS = frozenset({"h2", "h3", "h4"})
 #: A teaser is a linked headline with a line or two of summary; more prose than this under one
 #: headline is an article, whatever links its heading carries.
 TEASER_MAX_PROSE = 600
@@ -67,7 +71,7 @@ def teaser_blocks(page: PageSegments) -> list[bool]:
     blocks = page.blocks
     teaser = [False] * len(blocks)
     headline_owners = [
-        s.owner for s in page.segments if s.tag in _TEASER_HEADINGS and s.link_density > 0.5
+        s.owner for s in page.segments if s.tag in TEASER_HEADINGS and s.link_density > 0.5
     ]
     if len(headline_owners) < TEASER_MIN_ITEMS:
         return teaser

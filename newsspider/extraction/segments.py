@@ -51,7 +51,8 @@ POSITIVE_TOKENS = frozenset(
 
 _CAPTION_TAGS = frozenset({"figure", "figcaption"})
 _PAGE_TAGS = frozenset({"html", "body"})
-_TEASER_HEADINGS = frozenset({"h2", "h3", "h4"})
+#: Headings that, when linked, are teaser headlines (h1 is the page's own headline).
+TEASER_HEADINGS = frozenset({"h2", "h3", "h4"})
 CAPTION_TOKENS = frozenset(
     """caption captions wpcaption wpcaptiontext imagecaption photocaption figcaption credit
     credits imagecredit photocredit""".split()
@@ -308,7 +309,7 @@ def segment_page(root: etree._Element) -> PageSegments:
                     pre_depth += 1
             elif kind == _LINK:
                 link_depth += 1
-                if stack and blocks[stack[-1]].tag in _TEASER_HEADINGS:
+                if stack and blocks[stack[-1]].tag in TEASER_HEADINGS:
                     page.linked_headings += 1
             elif kind == _BREAK_TAG:
                 pieces.append(_BREAK)

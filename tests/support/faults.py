@@ -12,14 +12,14 @@ import gzip
 import random
 import socket
 import struct
-import threading
 import time
-from collections import Counter
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from support.server import BacklogServer, LoopbackServer
 
 HTML = "text/html; charset=utf-8"
 DAY = "/2026/03/05/"
@@ -183,32 +183,28 @@ _PDF = b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n" + b"0" * 2000 + b"\n%%
 _BOMB = gzip.compress(b"<html><body>" + b" " * (4 * DOWNLOAD_MAXSIZE) + b"</body></html>")
 
 
-class FaultServer:
-    """Serves the fault site on 127.0.0.1 (a free port); counts hits per path."""
+class _ResettingServer(BacklogServer):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: File numbers of connections to close with a reset.
+        self.resets: set[int] = set()
 
-    def __init__(self) -> None:
-        self.hits: Counter[str] = Counter()
-        self._lock = threading.Lock()
-        self._httpd = _Server(("127.0.0.1", 0), self._handler_class())
-        self._httpd.daemon_threads = True
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+    def shutdown_request(self, request: Any) -> None:
+        if request.fileno() in self.resets:
+            self.resets.discard(request.fileno())
+            request.close()  # no shutdown(SHUT_WR) first: with SO_LINGER 0 this is a RST
+            return
+        super().shutdown_request(request)
 
-    @property
-    def url(self) -> str:
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host!s}:{port}"
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass  # clients hanging up on the slow and oversized pages are expected
 
-    def start(self) -> None:
-        self._thread.start()
 
-    def stop(self) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
+class FaultServer(LoopbackServer):
+    """Serves the fault site; can close chosen connections with a reset."""
 
-    def _count(self, path: str) -> int:
-        with self._lock:
-            self.hits[path] += 1
-            return self.hits[path]
+    server_class = _ResettingServer
+    _httpd: _ResettingServer
 
     def _handler_class(self) -> type[BaseHTTPRequestHandler]:
         server = self
@@ -270,7 +266,7 @@ class FaultServer:
 
             def _reset(self) -> None:
                 # SO_LINGER 0: closing sends RST instead of FIN; the server closes without the
-                # usual shutdown(SHUT_WR) (see `_Server.shutdown_request`).
+                # usual shutdown(SHUT_WR) (see `_ResettingServer.shutdown_request`).
                 linger = struct.pack("ii", 1, 0)
                 self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, linger)
                 server._httpd.resets.add(self.connection.fileno())
@@ -299,27 +295,6 @@ class FaultServer:
                 pass
 
         return Handler
-
-
-class _Server(ThreadingHTTPServer):
-    # socketserver's default backlog of 5 drops SYNs under 16 concurrent connects; the 1 s
-    # SYN retransmit would then look like a download timeout.
-    request_queue_size = 128
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        #: File numbers of connections to close with a reset.
-        self.resets: set[int] = set()
-
-    def shutdown_request(self, request: Any) -> None:
-        if request.fileno() in self.resets:
-            self.resets.discard(request.fileno())
-            request.close()  # no shutdown(SHUT_WR) first: with SO_LINGER 0 this is a RST
-            return
-        super().shutdown_request(request)
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        pass  # clients hanging up on the slow and oversized pages are expected
 
 
 @contextmanager

@@ -81,15 +81,22 @@ ROUTES: dict[str, Route] = {
 }
 
 
-class SiteServer:
-    """Serves `routes` from `root` on 127.0.0.1; counts hits per path."""
+class BacklogServer(ThreadingHTTPServer):
+    # socketserver's default backlog of 5 drops SYNs under 16 concurrent connects; the 1 s
+    # SYN retransmit would then look like a download timeout.
+    request_queue_size = 128
 
-    def __init__(self, routes: Mapping[str, Route] = ROUTES, root: Path = SITE_DIR) -> None:
-        self.routes = dict(routes)
-        self.root = root
+
+class LoopbackServer:
+    """An HTTP server on 127.0.0.1 (a free port), a thread per connection, counting hits per
+    path. Subclasses give `_handler_class`; `server_class` may add socket-level behaviour."""
+
+    server_class: type[ThreadingHTTPServer] = BacklogServer
+
+    def __init__(self) -> None:
         self.hits: Counter[str] = Counter()
         self._lock = threading.Lock()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
+        self._httpd = self.server_class(("127.0.0.1", 0), self._handler_class())
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
 
@@ -109,6 +116,18 @@ class SiteServer:
         with self._lock:
             self.hits[path] += 1
             return self.hits[path]
+
+    def _handler_class(self) -> type[BaseHTTPRequestHandler]:
+        raise NotImplementedError
+
+
+class SiteServer(LoopbackServer):
+    """Serves `routes` from `root`."""
+
+    def __init__(self, routes: Mapping[str, Route] = ROUTES, root: Path = SITE_DIR) -> None:
+        self.routes = dict(routes)
+        self.root = root
+        super().__init__()
 
     def _handler_class(self) -> type[BaseHTTPRequestHandler]:
         server = self
