@@ -2,8 +2,9 @@
 
 The features say whether the body looks like an article's running text (length, paragraphs,
 punctuation), whether it dominates the page (its share of the page's prose), whether its
-container is clean (link density), and whether the page's own metadata agrees (structured data
-says "article"; JSON-LD ``articleBody`` overlaps the body). Weights were fitted by
+container is clean (link density), whether the body is one run of text or stitched around many
+skipped pieces, whether it is mostly headings, and whether the page's own metadata agrees
+(structured data says "article"; JSON-LD ``articleBody`` overlaps the body). Weights were fitted by
 ``python -m bench.fit_confidence`` (logistic regression, labels "body F1 >= 0.8") on the
 development corpora; the features are plain so the weights stay explainable.
 """
@@ -23,10 +24,24 @@ FEATURE_NAMES = (
     "article_hint",
     "structured_body_agreement",
     "runner_up_ratio",
+    "log_skipped_inside",
+    "heading_share",
 )
 
 # Intercept first, then one weight per feature, in FEATURE_NAMES order.
-WEIGHTS = (0.4621, 0.0708, 0.0162, 0.0021, 2.1128, -6.4678, 0.1943, 0.9371, -3.3479)
+WEIGHTS = (
+    -0.0778,
+    0.2751,
+    0.1038,
+    -0.0710,
+    1.3887,
+    -0.4322,
+    0.3205,
+    0.5271,
+    -3.6767,
+    -0.8533,
+    -2.3230,
+)
 # Non-article page types are capped: whatever their text, it is not an article body.
 NON_ARTICLE_CAP = 0.15
 
@@ -48,6 +63,8 @@ def confidence_features(
         # No articleBody on the page is neutral; a contradicting one is strong evidence.
         0.0 if structured_agreement is None else 2.0 * structured_agreement - 1.0,
         min(runner_up_ratio, 1.5),
+        math.log1p(shape.skipped_inside),
+        shape.heading_share,
     )
 
 

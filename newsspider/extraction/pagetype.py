@@ -30,6 +30,7 @@ _LOGIN_PHRASES = re.compile(
 )
 _PASSWORD_FIELDS = etree.XPath("count(//input[@type='password'])")
 _TITLE = etree.XPath("string((//title)[1])")
+_SUBHEADINGS = frozenset(("h2", "h3", "h4"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +75,11 @@ class BodyShape:
     body_share: float  # body's share of the page's non-link text
     page_link_density: float
     container_link_density: float
+    #: Segments left out between the first and last kept one: a body stitched together
+    #: around many skipped pieces (ads, teasers, embeds) is more often wrong.
+    skipped_inside: int = 0
+    #: Share of the kept segments that are h2-h4 headings: lists of teasers look like this.
+    heading_share: float = 0.0
 
 
 def classify_page(signals: PageSignals, shape: BodyShape, is_article_hint: bool | None) -> str:
@@ -114,6 +120,9 @@ def body_shape(page: PageSegments, segment_ids: tuple[int, ...], container: int)
     block = page.blocks[container]
     inside = [s for s in segments if container <= s.owner <= block.end]
     inside_chars = sum(s.chars for s in inside) or 1
+    # Segment ids count in document order: the span's missing ids are the skipped pieces.
+    skipped = max(segment_ids) - min(segment_ids) + 1 - len(segment_ids) if segment_ids else 0
+    headings = sum(1 for i in segment_ids if segments[i].tag in _SUBHEADINGS)
     return BodyShape(
         chars=chars,
         paragraphs=paragraphs,
@@ -121,4 +130,6 @@ def body_shape(page: PageSegments, segment_ids: tuple[int, ...], container: int)
         body_share=body_prose / prose_total if prose_total else 0.0,
         page_link_density=total_links / total,
         container_link_density=sum(s.link_chars for s in inside) / inside_chars,
+        skipped_inside=skipped,
+        heading_share=headings / len(segment_ids) if segment_ids else 0.0,
     )

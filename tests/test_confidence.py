@@ -1,0 +1,95 @@
+"""Confidence features: the measures of the body that `confidence` is computed from."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from lxml import html as lxml_html
+
+from newsspider.extraction.cleaning import clean_tree
+from newsspider.extraction.confidence import (
+    FEATURE_NAMES,
+    WEIGHTS,
+    confidence_features,
+    score_confidence,
+)
+from newsspider.extraction.pagetype import BodyShape, body_shape
+from newsspider.extraction.segments import PageSegments, segment_page
+
+PARAGRAPH = (
+    "The council voted on Tuesday to extend the tram line by four kilometres, a decision "
+    "that residents of the northern districts had campaigned for since the last election."
+)
+
+
+def _page(markup: str) -> PageSegments:
+    root = lxml_html.fromstring(f"<html><body>{markup}</body></html>")
+    clean_tree(root)
+    return segment_page(root)
+
+
+def _ids_containing(page: PageSegments, needle: str) -> tuple[int, ...]:
+    return tuple(i for i, s in enumerate(page.segments) if needle in s.text)
+
+
+def test_skipped_inside_counts_segments_left_out_between_kept_ones() -> None:
+    page = _page(
+        f"<div><p>{PARAGRAPH} one</p><p>advert</p><p>{PARAGRAPH} two</p>"
+        f"<p>teaser</p><p>promo</p><p>{PARAGRAPH} three</p><p>footer text</p></div>"
+    )
+    kept = _ids_containing(page, PARAGRAPH)
+    shape = body_shape(page, kept, container=0)
+    # advert, teaser, promo lie between the first and last kept paragraph; the footer doesn't.
+    assert shape.skipped_inside == 3
+
+
+def test_contiguous_body_skips_nothing() -> None:
+    page = _page(f"<div><p>{PARAGRAPH} a</p><p>{PARAGRAPH} b</p></div><p>after</p>")
+    shape = body_shape(page, _ids_containing(page, PARAGRAPH), container=0)
+    assert shape.skipped_inside == 0
+
+
+def test_heading_share_counts_subheadings_among_kept_segments() -> None:
+    page = _page(
+        f"<div><h2>First story</h2><p>{PARAGRAPH}</p><h3>Second story</h3><p>{PARAGRAPH}</p></div>"
+    )
+    everything = tuple(range(len(page.segments)))
+    shape = body_shape(page, everything, container=0)
+    assert shape.heading_share == 0.5
+
+
+def test_weights_match_features() -> None:
+    assert len(WEIGHTS) == len(FEATURE_NAMES) + 1
+
+
+def _shape(**changes: float) -> BodyShape:
+    base = BodyShape(
+        chars=3000,
+        paragraphs=8,
+        punctuation=90,
+        body_share=0.7,
+        page_link_density=0.2,
+        container_link_density=0.05,
+    )
+    return dataclasses.replace(base, **changes)
+
+
+def _confidence(shape: BodyShape) -> float:
+    return score_confidence(confidence_features(shape, None, None, 0.3), "article")
+
+
+def test_a_body_stitched_around_many_gaps_is_trusted_less() -> None:
+    assert _confidence(_shape(skipped_inside=40)) < _confidence(_shape(skipped_inside=0))
+
+
+def test_a_body_of_headings_is_trusted_less() -> None:
+    assert _confidence(_shape(heading_share=0.5)) < _confidence(_shape(heading_share=0.0))
+
+
+def test_a_body_that_dominates_the_page_is_trusted_more() -> None:
+    assert _confidence(_shape(body_share=0.9)) > _confidence(_shape(body_share=0.2))
+
+
+def test_non_article_pages_are_capped() -> None:
+    features = confidence_features(_shape(), True, 1.0, 0.0)
+    assert score_confidence(features, "listing") <= 0.15 < score_confidence(features, "article")
