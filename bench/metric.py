@@ -42,6 +42,7 @@ __all__ = [
     "title_correct",
     "title_correct_lenient",
     "title_token_f1",
+    "title_truth_adds_site_name",
     "tokenize",
 ]
 
@@ -220,6 +221,67 @@ def title_token_f1(pred: str | None, truth: str | None) -> float:
 def title_correct_lenient(pred: str | None, truth: str | None) -> bool:
     """Exactly correct, or token F1 ≥ 0.9 (e.g. a site name left on, a subtitle dropped)."""
     return title_correct(pred, truth) or title_token_f1(pred, truth) >= LENIENT_TITLE_F1
+
+
+# A title miss where the truth is the prediction plus a site name ("Headline | Site",
+# "Site - Headline", "标题_频道_网站", "Headline [Site]"): the truth breaks the rule that a
+# title is the bare headline, so the miss says more about the truth than the extractor.
+# Separators are matched on the normalised truth (NFKC turns "｜" into "|", "（" into "(").
+# An unspaced "-" is a hyphen ("Just-released") unless it touches CJK text ("标题-网站").
+_SITE_SUFFIX_SEP_RE = re.compile(r"\s+(?:@|-)\s*|\s*(?:::|[|–—·•_:»/]|(?=[\[(【<]))\s*")
+_SITE_SUFFIX_SEP_CJK_RE = re.compile(r"\s*-+\s*")
+# ":" is left out before a headline: "Kicker: Headline" is a kicker, not a site name.
+_SITE_PREFIX_SEP_RE = re.compile(r"\s*-\s+$|\s*(?:::|[|–—·•_»/]|(?<=[\])】>]))\s*$")
+_SITE_PREFIX_SEP_CJK_RE = re.compile(r"\s*-+\s*$")
+_LATIN_WORD_RE = re.compile(f"[^\\W{_CJK}]+")
+_CJK_CHAR_RE = re.compile(f"[{_CJK}]")
+_CLOSING = "\"'”’»」』》)]】!?.…"
+_OPENING = "\"'“‘«「『《(["
+#: The longest remainder still taken for a site name: characters, Latin words, CJK characters.
+SITE_NAME_MAX_CHARS = 40
+SITE_NAME_MAX_WORDS = 6
+SITE_NAME_MAX_CJK = 12
+
+
+def _is_short_site_name(text: str, pred_len: int) -> bool:
+    text = text.strip(" ")
+    return (
+        bool(_TITLE_TOKEN_RE.search(text))
+        and len(text) <= SITE_NAME_MAX_CHARS
+        and len(text) <= 2 * pred_len + 10
+        and len(_LATIN_WORD_RE.findall(text)) <= SITE_NAME_MAX_WORDS
+        and len(_CJK_CHAR_RE.findall(text)) <= SITE_NAME_MAX_CJK
+    )
+
+
+def title_truth_adds_site_name(pred: str | None, truth: str | None) -> bool:
+    """Whether a wrong title is only missing a site name that the *truth* carries.
+
+    True when the normalised truth is the normalised prediction followed by a separator
+    (``| - – — · • _ : :: » /``, a spaced ``@`` as in "Post @ Blog", or an opening bracket) and
+    a short remainder, or a short remainder and a separator (not ``:``) followed by the
+    prediction. A hyphen counts only when spaced or next to CJK text. Never true for a
+    correct or empty prediction.
+    """
+    norm_pred, norm_truth = normalize_title(pred), normalize_title(truth)
+    if not norm_pred or not norm_truth or norm_pred == norm_truth:
+        return False
+    if norm_truth.startswith(norm_pred):
+        # The prediction's closing quote or "!" went with its edge punctuation: skip it here.
+        rest = norm_truth[len(norm_pred) :].lstrip(_CLOSING)
+        sep = _SITE_SUFFIX_SEP_RE.match(rest)
+        if not sep and _CJK_CHAR_RE.match(norm_pred[-1]):
+            sep = _SITE_SUFFIX_SEP_CJK_RE.match(rest)
+        if sep and sep.end() < len(rest) and (sep.group() or rest[0] in "[(【<"):
+            return _is_short_site_name(rest[sep.end() :], len(norm_pred))
+    if norm_truth.endswith(norm_pred):
+        rest = norm_truth[: -len(norm_pred)].rstrip(_OPENING)
+        sep = _SITE_PREFIX_SEP_RE.search(rest)
+        if not sep and _CJK_CHAR_RE.match(norm_pred[0]):
+            sep = _SITE_PREFIX_SEP_CJK_RE.search(rest)
+        if sep and sep.start() > 0 and sep.group():
+            return _is_short_site_name(rest[: sep.start()], len(norm_pred))
+    return False
 
 
 # --- dates --------------------------------------------------------------------------------

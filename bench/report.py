@@ -16,11 +16,14 @@ __all__ = ["corpus_section", "header", "to_json"]
 
 DASH = "–"
 BASELINE_LABEL = "lxml.html.fromstring (parse only)"
+SITE_NAME_COLUMN = "title miss: site-name in truth"
 
 LEGEND = (
     "F1/P/R: Zyte 4-gram shingle metric (see ../shared/corpora/README.md). "
     "title: equal after NFKC, casefold, whitespace and edge-punctuation normalisation; "
-    "title≈: token F1 ≥ 0.9. date: first 10 characters equal the true YYYY-MM-DD (none = wrong). "
+    "title≈: token F1 ≥ 0.9. title miss: site-name in truth: wrong titles whose truth is the "
+    "prediction plus a separator and a short site name (a truth the headline rule forbids). "
+    "date: first 10 characters equal the true YYYY-MM-DD (none = wrong). "
     "AUROC: confidence against page F1 ≥ 0.8. × lxml, × trafilatura: total time relative to "
     "`lxml.html.fromstring` and to trafilatura on the same pages in this run (lower is faster). "
     "errors: pages where the extractor raised (scored as empty output). "
@@ -84,6 +87,7 @@ def _row(res: ExtractorResult, baseline: float, reference: ExtractorResult | Non
         _num(body.recall if body else None),
         _num(res.title_acc),
         _num(res.title_acc_lenient),
+        _site_name_misses(res),
         _num(res.date_acc),
         _num(res.auroc),
         _speed(res.pages_per_s),
@@ -93,13 +97,27 @@ def _row(res: ExtractorResult, baseline: float, reference: ExtractorResult | Non
     ]
 
 
+def _site_name_misses(res: ExtractorResult) -> str:
+    """How many wrong titles only lack the site name their truth carries (– without truth)."""
+    from bench.metric import title_truth_adds_site_name
+
+    scored = [pr for pr in res.pages if pr.title_ok is not None]
+    if not scored:
+        return DASH
+    misses = sum(
+        not pr.title_ok and title_truth_adds_site_name(pr.pred_title, pr.true_title)
+        for pr in scored
+    )
+    return str(misses)
+
+
 def corpus_section(
     run: CorpusRun, langs: Sequence[str] = (), *, by_lang: bool = False, min_lang: int = 5
 ) -> str:
     from bench.run import REFERENCE_PEER
 
     reference = run.result(REFERENCE_PEER)
-    head = ["extractor", "F1", "P", "R", "title", "title≈", "date", "AUROC"]
+    head = ["extractor", "F1", "P", "R", "title", "title≈", SITE_NAME_COLUMN, "date", "AUROC"]
     head += ["pages/s", "× lxml", "× trafilatura", "errors"]
     rows = [_row(r, run.baseline_seconds, reference) for r in run.results]
     base_speed = run.n_pages / run.baseline_seconds if run.baseline_seconds > 0 else float("inf")
@@ -109,7 +127,7 @@ def corpus_section(
     rows.append(
         [
             BASELINE_LABEL,
-            *([DASH] * 7),
+            *([DASH] * 8),
             _speed(base_speed),
             "1.00",
             _ratio(ref_ratio),

@@ -257,6 +257,53 @@ def test_title_lenient_counts_cjk_characters() -> None:
     assert not metric.title_correct(pred, truth)
 
 
+@pytest.mark.parametrize(
+    ("pred", "truth"),
+    [
+        ("How to Build a Terrarium", "How to Build a Terrarium | eHow"),
+        ("Mozilla", "Mozilla - Wikipedia"),
+        ("Samantha and the Big Lie", "Samantha and the Big Lie - John Welch - Medium"),
+        ("Weekly Edition for March 26", "Weekly Edition for March 26 [LWN.net]"),
+        ("Issue 85 is out", "Issue 85 is out – Nightly News"),
+        ("Standalone binaries", "Standalone binaries · V8"),
+        ("北京举行新闻发布会", "北京举行新闻发布会_科技_示例网"),
+        ("北京举行新闻发布会", "北京举行新闻发布会 _探索者 _示例网"),
+        ("北京举行新闻发布会", "北京举行新闻发布会-示例网"),
+        ("Post title here", "Post title here @ Someone's Blog :: Platform"),
+        ("「新アプリ」を発表", "「新アプリ」を発表（CNET Japan） - Yahoo!ニュース"),
+        ("Site Reliability Engineering", "Google - Site Reliability Engineering"),
+        ("Rates rise again", "Daily Planet » Rates rise again"),
+        ('"Quoted" headline', '"Quoted" headline :: Blog'),
+    ],
+)  # fmt: skip
+def test_title_truth_adds_site_name(pred: str, truth: str) -> None:
+    assert metric.title_truth_adds_site_name(pred, truth)
+    assert not metric.title_correct(pred, truth)
+
+
+@pytest.mark.parametrize(
+    ("pred", "truth"),
+    [
+        ("Rates rise again", "Rates rise again"),  # not a miss
+        ("Rates rise again", "Rates rise again!"),  # not a miss either
+        ("", "Rates rise | Site"),
+        (None, "Rates rise | Site"),
+        ("Rates rise", "Rates rises"),  # no separator
+        ("Rates rise", "Rates rise sharply | Site"),  # a different headline
+        ("Rates rise", "Rates rise again"),  # a longer headline, no separator
+        ("Just", "Just-released exploit"),  # a hyphen, not a separator
+        ("Rates rise", "Rates rise- again"),
+        ("Bridge opens", "Mayor and council: Bridge opens"),  # a kicker, not a site name
+        # The remainder is a second half of the headline, too long for a site name.
+        ("Market this weekend", "Market this weekend - here is everything you need to know"),
+        ("Market", "Market - " + "x" * 41),
+        ("Unrelated words", "Something else | Site"),
+    ],
+)  # fmt: skip
+def test_title_truth_adds_site_name_rejects(pred: str | None, truth: str) -> None:
+    assert not metric.title_truth_adds_site_name(pred, truth)
+
+
 # --- dates --------------------------------------------------------------------------------
 
 
@@ -372,5 +419,31 @@ def test_evaluate_counts_exceptions_as_empty_output() -> None:
     run = CorpusRun("c", 2, 2, 1, 1, 0.01, 0, [result], [], {})
     assert run.subset_scores("zh")["fake"].recall == 0.0
     text = corpus_section(run, ("zh",), by_lang=True, min_lang=1)
-    assert "| fake 1.0 | 0.667 | 1.000 | 0.500 | 1.000 | 1.000 | 1.000 | 1.000 |" in text
+    assert "| fake 1.0 | 0.667 | 1.000 | 0.500 | 1.000 | 1.000 | 0 | 1.000 | 1.000 |" in text
+    assert "title miss: site-name in truth" in text
     assert "lang = zh (1 pages)" in text
+
+
+def test_report_counts_title_misses_whose_truth_adds_a_site_name() -> None:
+    from bench.corpus import Page
+    from bench.peers import Peer, PeerOutput
+    from bench.report import corpus_section
+    from bench.run import CorpusRun, evaluate, run_timed
+
+    pages = [
+        Page("c", "a", None, "en", b"<p>a</p>", None, "Bridge opens | Gazette", None),
+        Page("c", "b", None, "en", b"<p>b</p>", None, "Rates rise again", None),
+        Page("c", "c", None, "en", b"<p>c</p>", None, "Mayor resigns", None),
+    ]
+    titles = {b"a": "Bridge opens", b"b": "Rates rise", b"c": "Mayor resigns"}
+
+    def fake(html: bytes, url: str | None) -> PeerOutput:
+        return PeerOutput("", titles[html[3:4]], None, None)
+
+    peer = Peer("fake", "fake 1.0", fake, frozenset({"title"}))
+    outputs, errors, seconds = run_timed(peer.fn, pages, repeat=1)
+    result = evaluate(peer, pages, outputs, errors, seconds)
+    assert result.title_acc == approx(1 / 3)
+    run = CorpusRun("c", 3, 0, 3, 0, 0.01, 0, [result], [], {})
+    # Two misses; only the first is the truth carrying a site name.
+    assert "| fake 1.0 | – | – | – | 0.333 | 0.333 | 1 | – | – |" in corpus_section(run)

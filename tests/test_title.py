@@ -90,3 +90,122 @@ def test_nothing_gives_hint_or_none() -> None:
 
     assert pick(None) == (None, None)
     assert pick("Feed") == ("Feed", None)
+
+
+@pytest.mark.parametrize(
+    ("title", "site", "url", "expected"),
+    [
+        # "Post @ Blog :: Platform ::": the "_" inside the post title is not a separator here.
+        ("山中營地_賞楓 (2) @ 小明的家_藍天 :: 範例 EXAMPLE ::", "小明的家_藍天",
+         "https://someone.example.net/blog/1", "山中營地_賞楓 (2)"),
+        # A trailing "[Site]" is a site label, even with no site name known.
+        ("Weekly Edition for March 26, 2015 [Example.net]", None, None,
+         "Weekly Edition for March 26, 2015"),
+        # "标题_频道_网站 - SITE.COM": the channel names go too.
+        ("央行利率按兵不动_经济_宏观频道首页_示例网 - EXAMPLE.COM.CN", None,
+         "http://economy.example.com.cn/1.shtml", "央行利率按兵不动"),
+        # The site is the label before the public suffix, also under a subdomain.
+        ("Bridge opens - CNN Wire", None,
+         "https://edition.cnn.com/2024/x", "Bridge opens"),
+        # A piece that only mentions the site's name ("GNU ...") is not the site's name.
+        ("The GNU General Public License v3.0 - GNU Project - Free Software Foundation", None,
+         "https://www.gnu.org/licenses/gpl-3.0.html",
+         "The GNU General Public License v3.0 - GNU Project - Free Software Foundation"),
+    ],
+)  # fmt: skip
+def test_strip_site_name_more(title: str, site: str | None, url: str | None, expected: str) -> None:
+    assert strip_site_name(title, site_name=site, url=url) == expected
+
+
+def test_logo_heading_naming_the_site_is_skipped() -> None:
+    title, el = choose_title(
+        meta={"og:title": ["Autumn leaves at the camp @ Ming's Home :: Example BLOG ::"]},
+        jsonld=[],
+        title_tag="Autumn leaves at the camp @ Ming's Home :: Example BLOG ::",
+        headings=[h("文字 EXAMPLE"), h("Ming's Home")],
+        site_name="Ming's Home",
+        url="https://ming.example.net/blog/post/1",
+    )
+    assert title == "Autumn leaves at the camp"
+    assert el is None
+
+
+def test_heading_equal_to_structured_title_is_not_trimmed() -> None:
+    heading = h("Content Depth — Write Comprehensively About Your Core Topics")
+    title, el = choose_title(
+        meta={"og:title": ["Content Depth — Write Comprehensively About Your Core Topics"]},
+        jsonld=[],
+        title_tag="Content Depth — Write Comprehensively About Your Core Topics | seedsite",
+        headings=[heading],
+        site_name="seedsite",
+        url=None,
+    )
+    assert title == "Content Depth — Write Comprehensively About Your Core Topics"
+    assert el is heading
+
+
+def test_two_agreeing_headings_earlier_piece_wins() -> None:
+    # A documentation page: the project's name and the page's heading (with a permalink mark)
+    # are each one piece of "Page — Project"; the page's heading comes first.
+    project = h("evolve extension for Mercurial")
+    page = h("Evolve: Shared Mutable History¶")
+    title, el = choose_title(
+        meta={},
+        jsonld=[],
+        title_tag="Evolve: Shared Mutable History — evolve extension for Mercurial",
+        headings=[project, page],
+        site_name=None,
+        url="https://www.example-scm.org/doc/sharing.html",
+    )
+    assert title == "Evolve: Shared Mutable History"
+    assert el is page
+
+
+def test_heading_matching_bracketed_site_label_is_not_the_headline() -> None:
+    title, el = choose_title(
+        meta={},
+        jsonld=[],
+        title_tag="A Story - Chapter 1 - SomeAuthor - Fandom [Archive of Fics]",
+        headings=[h("Archive of Fics beta")],
+        site_name=None,
+        url=None,
+    )
+    assert el is None
+    assert title is not None and "Archive" not in title
+
+
+def test_dublin_core_colon_key_is_a_title() -> None:
+    title, _ = choose_title(
+        meta={"dc:title": ["My title"]},
+        jsonld=[],
+        title_tag="Title Element",
+        headings=[h("Test document title")],
+        site_name=None,
+        url=None,
+    )
+    assert title == "My title"
+
+
+def test_structured_title_that_is_the_host_is_ignored() -> None:
+    title, _ = choose_title(
+        meta={"dc.title": ["gnu.org"]},
+        jsonld=[],
+        title_tag="The GNU General Public License v3.0 - GNU Project - Free Software Foundation",
+        headings=[],
+        site_name=None,
+        url="https://www.gnu.org/licenses/gpl-3.0.html",
+    )
+    assert title is not None and title.startswith("The GNU General Public License")
+
+
+def test_space_separated_meta_properties_end_to_end() -> None:
+    from newsspider.extraction.metadata import read_metadata
+    from newsspider.extraction.parsing import parse_html
+
+    root = parse_html(
+        b"<html><head><title>Title Element</title>"
+        b'<meta property="x:title dc:title" content="My title"></head>'
+        b"<body><article><h1>Test document title</h1><p>Lorem ipsum dolor.</p>"
+        b"</article></body></html>"
+    )
+    assert read_metadata(root, "https://example.org/a").title == "My title"

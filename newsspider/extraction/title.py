@@ -11,8 +11,8 @@ from urllib.parse import urlsplit
 
 #: Meta keys (lower-cased) that carry the headline, best first.
 TITLE_META = (
-    "og:title", "twitter:title", "title", "headline", "dc.title", "dcterms.title",
-    "parsely-title", "sailthru.title", "weibo:article:title",
+    "og:title", "twitter:title", "title", "headline", "dc.title", "dc:title", "dcterms.title",
+    "dcterms:title", "parsely-title", "sailthru.title", "weibo:article:title",
 )  # fmt: skip
 
 _MAX_TITLE = 400
@@ -20,12 +20,16 @@ _MAX_TITLE = 400
 _CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 # Separators between a headline and a site/section name. "_" only in CJK titles (below).
 # "»" only between spaces: unspaced it is the closing guillemet of a Russian or French quote.
-_SEP_RE = re.compile(r"\s+(?:[|\-–—»·•/~]|::)\s+|\s*(?:\||::|｜)\s*")
+# "Post @ Blog" and a trailing "Headline [Site]" are site suffixes too.
+_SEP_RE = re.compile(r"\s+(?:[|\-–—»·•/~@]|::)\s+|\s*(?:\||::|｜)\s*|\s+(?=\[[^\[\]]{1,60}\]$)")
+# CJK titles also join "标题_频道_网站" with unspaced "_" or "-"; tried only when the
+# separators above find nothing, so a "_" inside "标题_副题 @ 博客" stays.
 _SEP_CJK_RE = re.compile(
-    r"\s+(?:[|\-–—»·•/~_]|::)\s+|\s*(?:\||::|｜|_)\s*"
-    r"|(?<=[\u3000-\u9fff\uff00-\uffef])-+|-+(?=[\u3000-\u9fff\uff00-\uffef])"
+    r"\s*_\s*|(?<=[\u3000-\u9fff\uff00-\uffef])-+|-+(?=[\u3000-\u9fff\uff00-\uffef])"
 )
-_PUNCT_EDGES = "\"'“”‘’«»„‚「」『』《》()[]{}<>.,;:!?¡¿-–—|·•*#~_ "
+_PUNCT_EDGES = "\"'“”‘’«»„‚「」『』《》()[]{}<>.,;:!?¡¿-–—|·•*#~_¶ "
+#: Generic second-level labels ("co" in bbc.co.uk): never a site's own name.
+_GENERIC_LABELS = frozenset({"com", "co", "org", "net", "gov", "edu", "ac", "ne", "or", "go"})
 
 
 @lru_cache(maxsize=512)
@@ -81,12 +85,13 @@ def _site_tokens(site_name: str | None, url: str | None) -> tuple[str, ...]:
         labels = [p for p in host.split(".") if p]
         if labels:
             tokens.append(host)
-            # The label before the public suffix: "cnn" in edition.cnn.com, "bbc" in bbc.co.uk.
-            core = [p for p in labels if p not in {"com", "co", "org", "net", "gov", "edu", "ac"}]
-            if len(core) >= 2:
-                tokens.append(core[-2])
-            elif core:
-                tokens.append(core[0])
+            # The label before the public suffix: "cnn" in edition.cnn.com, "bbc" in bbc.co.uk,
+            # "pixnet" in someone.pixnet.net.
+            core = labels[:-1]
+            while len(core) > 1 and core[-1] in _GENERIC_LABELS:
+                core.pop()
+            if core:
+                tokens.append(core[-1])
     return tuple(t for t in tokens if t)
 
 
@@ -99,15 +104,51 @@ def _is_site_part(part: str, sites: Sequence[str]) -> bool:
         s = re.sub(r"[\s.\-]", "", site)
         if not s:
             continue
-        if squashed == s or (len(s) >= 3 and (s in squashed or squashed in s)):
+        if squashed == s or (len(s) >= 3 and squashed in s):
+            return True
+        # "CNN Politics" is the site; "The GNU General Public License" only mentions it.
+        mentioned = len(s) >= 3 and s in squashed
+        if mentioned and (len(s) >= 0.25 * len(squashed) or len(p.split()) <= 3):
             return True
     return False
 
 
+def _is_site_name(text: str, sites: Sequence[str]) -> bool:
+    """Whether a whole heading or title is just the site's name ("Site", "Logo SITE", "site.com").
+
+    Stricter than `_is_site_part`: the name must make up most of the text, so a headline that
+    merely mentions the site ("CNN reports ...") is not one.
+    """
+    squashed = re.sub(r"[\s.\-]", "", _norm(text))
+    if not squashed:
+        return True
+    for site in sites:
+        s = re.sub(r"[\s.\-]", "", site)
+        if len(s) >= 3 and s in squashed and len(s) >= 0.5 * len(squashed):
+            return True
+    return False
+
+
+def _pieces(pattern: re.Pattern[str], title: str) -> tuple[str, ...]:
+    return tuple(p for p in (s.strip() for s in pattern.split(title)) if p)
+
+
 @lru_cache(maxsize=512)
 def _split(title: str) -> tuple[str, ...]:
-    pattern = _SEP_CJK_RE if _CJK_RE.search(title) else _SEP_RE
-    return tuple(p for p in (s.strip() for s in pattern.split(title)) if p)
+    """The title's pieces at its outermost separators (CJK "_" only when there are none)."""
+    parts = _pieces(_SEP_RE, title)
+    if len(parts) <= 1 and _CJK_RE.search(title):
+        parts = _pieces(_SEP_CJK_RE, title)
+    return parts
+
+
+@lru_cache(maxsize=512)
+def _split_all(title: str) -> tuple[str, ...]:
+    """The title's pieces at every separator, for matching a heading against one of them."""
+    parts = _pieces(_SEP_RE, title)
+    if _CJK_RE.search(title):
+        parts = tuple(q for p in parts for q in _pieces(_SEP_CJK_RE, p))
+    return parts
 
 
 def strip_site_name(
@@ -123,17 +164,30 @@ def strip_site_name(
 @lru_cache(maxsize=512)
 def _strip_site_name(title: str, site_name: str | None, url: str | None, anchor: str) -> str:
     # Cached: choose_title asks the same question once per heading and reference.
+    if anchor and len(_split_all(title)) > 1:
+        best = max((*_split(title), *_split_all(title)), key=lambda p: _similar(p, anchor))
+        if _similar(best, anchor) >= 0.8:
+            return best
+    stripped = _strip_once(title, site_name, url)
+    # "标题_频道_网站 - SITE.COM": the CJK piece left may carry its own channel names.
+    if (
+        stripped != title
+        and _CJK_RE.search(stripped)
+        and len(_pieces(_SEP_RE, stripped)) == 1
+        and len(_split(stripped)) >= 3
+    ):
+        return _strip_once(stripped, site_name, url)
+    return stripped
+
+
+def _strip_once(title: str, site_name: str | None, url: str | None) -> str:
     parts = _split(title)
     if len(parts) <= 1:
         return title
-    if anchor:
-        best = max(parts, key=lambda p: _similar(p, anchor))
-        if _similar(best, anchor) >= 0.8:
-            return best
     sites = _site_tokens(site_name, url)
     kept = list(parts)
-    # Drop site-name parts from either end.
-    while len(kept) > 1 and _is_site_part(kept[-1], sites):
+    # Drop site-name parts from either end; a trailing "[...]" is a site label by convention.
+    while len(kept) > 1 and (_is_bracketed(kept[-1]) or _is_site_part(kept[-1], sites)):
         kept.pop()
     while len(kept) > 1 and _is_site_part(kept[0], sites):
         kept.pop(0)
@@ -154,6 +208,10 @@ def _strip_site_name(title: str, site_name: str | None, url: str | None, anchor:
     if _CJK_RE.search(title) and longest is parts[0] and len(longest) >= 4:
         return longest
     return title
+
+
+def _is_bracketed(part: str) -> bool:
+    return part.startswith("[") and part.endswith("]")
 
 
 def _rejoin(title: str, kept: Sequence[str]) -> str:
@@ -182,6 +240,7 @@ def choose_title(
     the first `trusted_headings` of them were found next to the main content.
     """
     site = _norm(site_name or "")
+    sites = _site_tokens(site_name, url)
     structured: list[str] = []
     for obj in jsonld[:3]:
         value = obj.get("headline") or obj.get("name")
@@ -192,7 +251,7 @@ def choose_title(
         for value in meta.get(key, ())[:1]:
             text = clean_text(value)
             # A "title" that is only the site's name says nothing about this page.
-            if text and _norm(text) != site:
+            if text and _norm(text) != site and not _is_site_name(text, sites):
                 structured.append(text)
     title_tag = clean_text(title_tag)
 
@@ -201,20 +260,27 @@ def choose_title(
         references.append(clean_text(hint))
 
     # A visible heading that agrees with the page's own titles is the headline.
-    best_heading: tuple[float, str, Any] | None = None
+    best_heading: tuple[tuple[float, int], str, Any] | None = None
     seen: set[int] = set()
     for el in headings:
         if id(el) in seen:
             continue
         seen.add(id(el))
-        text = element_text(el)
+        text = _heading_text(el)
         if not (2 <= len(text) <= _MAX_TITLE) or _norm(text) == site:
             continue
+        if _is_site_name(text, sites):
+            continue  # the logo
         score = max((_agreement(text, ref, site_name, url) for ref in references), default=0.0)
-        if score >= 0.8 and (best_heading is None or score > best_heading[0]):
-            best_heading = (score, text, el)
+        # Two headings each matching a piece of "Headline — Project": the earlier piece is the
+        # headline (site names trail far more often than they lead).
+        rank = (score, -_piece_index(text, title_tag))
+        if score >= 0.8 and (best_heading is None or rank > best_heading[0]):
+            best_heading = (rank, text, el)
     if best_heading is not None:
         text, el = best_heading[1], best_heading[2]
+        if any(_norm(ref) == _norm(text) for ref in references):
+            return text, el  # a structured title says exactly this: nothing to trim
         # A heading that also holds a logo or kicker ("HeadlineSite Name"): the page's own
         # title inside it is the cleaner headline.
         for ref in references:
@@ -229,17 +295,30 @@ def choose_title(
     if not structured and trusted_headings:
         # Only a <title> to go on (often just the site's name): the heading over the content
         # is better evidence when it reads like a headline.
-        text = element_text(headings[0])
+        text = _heading_text(headings[0])
         if len(text) >= 15 and _norm(text) != site:
             return text, headings[0]
     for candidate in (*structured, title_tag):
         if candidate:
             return strip_site_name(candidate, site_name=site_name, url=url), None
     for el in headings:
-        text = element_text(el)
+        text = _heading_text(el)
         if text:
             return text, el
     return (clean_text(hint) or None), None
+
+
+def _heading_text(el: Any) -> str:
+    """A heading's text without a documentation permalink mark ("Title¶")."""
+    return element_text(el).rstrip("¶ ")
+
+
+def _piece_index(text: str, title: str) -> int:
+    """Which separator-delimited piece of `title` `text` is most like (0 when title is whole)."""
+    parts = _split_all(title) if title else ()
+    if len(parts) <= 1:
+        return 0
+    return max(range(len(parts)), key=lambda i: _similar(parts[i], text))
 
 
 @lru_cache(maxsize=256)
@@ -249,11 +328,11 @@ def _agreement(heading: str, ref: str, site_name: str | None, url: str | None) -
     if not h:
         return 0.0
     best = _similar(heading, ref)
-    parts = _split(ref)
+    parts = _split_all(ref)
     if len(parts) > 1:
         longest = max(len(p) for p in parts)
         match = max(parts, key=lambda p: _similar(p, heading))
-        if len(match) < 0.5 * longest:
+        if len(match) < 0.5 * longest or (match is parts[-1] and _is_bracketed(match)):
             # The heading matches a minor piece of the title: the site's logo, not the headline.
             return best
     cleaned = strip_site_name(ref, site_name=site_name, url=url, anchor=heading)
