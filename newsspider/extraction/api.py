@@ -28,6 +28,7 @@ from newsspider.extraction.parsing import parse_html
 from newsspider.extraction.scoring import choose_container
 from newsspider.extraction.segments import segment_page
 from newsspider.extraction.strategies import STRATEGIES, StrategyInput
+from newsspider.extraction.trimming import trim_edges
 
 logger = logging.getLogger(__name__)
 
@@ -108,7 +109,7 @@ def _extract(
         choice = choose_container(page)
         if choice is None:
             return _without_body(url, used_encoding, metadata, warnings)
-        selection = select_body(page, choice)
+        selection = trim_edges(page, select_body(page, choice), metadata.title, metadata.authors)
         runner_up_ratio = choice.runner_up / choice.score if choice.score > 0 else 1.0
     else:
         result = STRATEGIES[algorithm](StrategyInput(root, page))

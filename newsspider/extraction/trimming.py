@@ -1,0 +1,87 @@
+"""The edges of a chosen body: page metadata that sits at the start or end of the article block.
+
+The dense-region choice keeps whole blocks, so the article's own header and footer lines come
+with it: the headline repeated as a sub-heading, the dateline ("2024-05-12 17:19 来源：新华网",
+"Updated 11:21 pm CST, Tuesday, November 19, 2019"), the byline, and after the text the
+widgets' crumbs ("comments", "Advertisement", "阅读 (42万)"). The first three are already in
+the `title`, `date` and `authors` fields; in `body` they are noise. Only the edges are trimmed,
+and only short lines that are not sentences, so a paragraph that mentions a date is never lost.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Sequence
+
+from newsspider.extraction.assembly import BodySelection
+from newsspider.extraction.segments import HEADING_TAGS, PageSegments, Segment
+
+#: A dateline or byline is short: at most this many effective characters (CJK counted 3x).
+MAX_EDGE_LINE = 100
+#: Shorter trailing lines without sentence punctuation are widgets ("comments", "首赞",
+#: "阅读 (42万)", "Advertisement", "分享到："), not the article's last words.
+MAX_TRAILING_CRUMB = 20
+#: Author names shorter than this could match inside any word.
+MIN_AUTHOR_NAME = 4
+_SENTENCE_ENDS = (".", "。", "!", "?", "！", "？")
+# Numeric dates (2024-05-12, 2024年5月, 12/05/2024) and clock times (17:19).
+_DATE_OR_TIME = re.compile(
+    r"(?:19|20)\d\d\s*[-/.年]\s*\d{1,2}"
+    r"|\d{1,2}\s*[-/.]\s*\d{1,2}\s*[-/.]\s*(?:19|20)\d\d"
+    r"|\d{1,2}:\d\d"
+)
+
+
+def _squash(text: str) -> str:
+    return "".join(ch for ch in text.casefold() if ch.isalnum())
+
+
+def _repeats_headline(segment: Segment, headline: str | None) -> bool:
+    # The h1 never reaches the body; an h2-h6 (or a styled line) repeating it does.
+    return bool(headline) and _squash(segment.text) == _squash(headline or "")
+
+
+def _is_metadata_line(segment: Segment, author_names: Sequence[str]) -> bool:
+    """A short, sentence-less line carrying a date, a time or one of the page's authors."""
+    if segment.tag in HEADING_TAGS:
+        return False
+    text = segment.text.rstrip()
+    if segment.chars + 2 * segment.dense_chars > MAX_EDGE_LINE or text.endswith(_SENTENCE_ENDS):
+        return False
+    folded = text.casefold()
+    if any(name in folded for name in author_names):
+        return True
+    return _DATE_OR_TIME.search(text) is not None
+
+
+def _is_trailing_crumb(segment: Segment) -> bool:
+    if segment.tag in HEADING_TAGS:
+        return False
+    text = segment.text.rstrip()
+    short = segment.chars + 2 * segment.dense_chars < MAX_TRAILING_CRUMB
+    return short and not text.endswith(_SENTENCE_ENDS)
+
+
+def trim_edges(
+    page: PageSegments,
+    selection: BodySelection,
+    headline: str | None,
+    authors: Sequence[str] = (),
+) -> BodySelection:
+    """The selection without a repeated headline and metadata lines at its start and end."""
+    ids = list(selection.segment_ids)
+    segments = page.segments
+    names = [a.casefold() for a in authors if len(a) >= MIN_AUTHOR_NAME]
+    # Always leave one segment: a body that is only a dateline is still what the page has.
+    while len(ids) > 1 and (
+        _repeats_headline(segments[ids[0]], headline) or _is_metadata_line(segments[ids[0]], names)
+    ):
+        ids.pop(0)
+    while len(ids) > 1 and (
+        _is_metadata_line(segments[ids[-1]], names) or _is_trailing_crumb(segments[ids[-1]])
+    ):
+        ids.pop()
+    if len(ids) == len(selection.segment_ids):
+        return selection
+    return dataclasses.replace(selection, segment_ids=tuple(ids))

@@ -1,0 +1,91 @@
+"""Trimming the edges of the body: repeated headline, datelines, bylines, trailing widgets."""
+
+from __future__ import annotations
+
+from lxml import html as lxml_html
+
+from newsspider import extract
+from newsspider.extraction.assembly import BodySelection
+from newsspider.extraction.cleaning import clean_tree
+from newsspider.extraction.segments import PageSegments, segment_page
+from newsspider.extraction.trimming import trim_edges
+
+PARAGRAPHS = [
+    "The council voted on Tuesday to extend the tram line by four kilometres, a decision that "
+    "residents of the northern districts had campaigned for since the last election.",
+    "Construction is due to start in the spring of 2025 and to last about three years, the "
+    "city's transport office said, with most of the work done at night.",
+    "Shopkeepers along the route asked for compensation for the months of disruption.",
+]
+
+
+def _page(markup: str) -> PageSegments:
+    root = lxml_html.fromstring(f"<html><body>{markup}</body></html>")
+    clean_tree(root)
+    return segment_page(root)
+
+
+def _trimmed_text(markup: str, headline: str | None = None, authors: tuple[str, ...] = ()) -> str:
+    page = _page(markup)
+    everything = BodySelection(0, tuple(range(len(page.segments))))
+    selection = trim_edges(page, everything, headline, authors)
+    return "\n".join(page.segments[i].text for i in selection.segment_ids)
+
+
+def _paragraphs() -> str:
+    return "".join(f"<p>{p}</p>" for p in PARAGRAPHS)
+
+
+def test_leading_headline_repeat_and_dateline_are_trimmed() -> None:
+    text = _trimmed_text(
+        f"<div><h2>Tram line to grow by four kilometres</h2>"
+        f"<div>2024-05-12 17:19 Source: City Desk</div>{_paragraphs()}</div>",
+        headline="Tram line to grow by four kilometres",
+    )
+    assert text == "\n".join(PARAGRAPHS)
+
+
+def test_chinese_dateline_is_trimmed() -> None:
+    body = "".join(
+        f"<p>{p}</p>"
+        for p in ("市议会周二投票决定将电车线路延长四公里。", "工程预计明年春季开工。")
+    )
+    text = _trimmed_text(f"<div><div>2024年05月12日 17:19 来源：新华网</div>{body}</div>")
+    assert text.startswith("市议会")
+
+
+def test_byline_naming_a_known_author_is_trimmed() -> None:
+    markup = f"<div><p>Story by Ann Lee, staff writer</p>{_paragraphs()}</div>"
+    assert _trimmed_text(markup, authors=("Ann Lee",)) == "\n".join(PARAGRAPHS)
+    # Without the author in the metadata, the line is not recognised and stays.
+    assert _trimmed_text(markup).startswith("Story by Ann Lee")
+
+
+def test_trailing_widget_crumbs_are_trimmed() -> None:
+    text = _trimmed_text(f"<div>{_paragraphs()}<div>comments</div><div>Advertisement</div></div>")
+    assert text == "\n".join(PARAGRAPHS)
+
+
+def test_sentences_and_headings_at_the_edges_stay() -> None:
+    markup = (
+        f"<div><p>On 2024-05-12 the council met.</p>{_paragraphs()}<h3>What happens next</h3></div>"
+    )
+    text = _trimmed_text(markup)
+    assert text.startswith("On 2024-05-12 the council met.")
+    assert text.endswith("What happens next")
+
+
+def test_a_body_of_one_short_line_is_kept() -> None:
+    assert _trimmed_text("<div><p>12:30</p></div>") == "12:30"
+
+
+def test_extract_keeps_the_dateline_out_of_the_body_but_finds_the_date() -> None:
+    page = (
+        "<html><head><title>Tram line to grow</title></head><body>"
+        "<nav><a href='/'>Home</a> <a href='/city'>City</a></nav>"
+        "<article><h1>Tram line to grow</h1><div class='meta'>12.05.2024 17:19</div>"
+        f"{_paragraphs()}</article></body></html>"
+    )
+    article = extract(page)
+    assert article.body.splitlines() == PARAGRAPHS
+    assert article.date is not None and article.date.startswith("2024-05-12")
