@@ -109,3 +109,31 @@ def test_relative_dates(text: str, expected: str | None) -> None:
 def test_url_dates(url: str | None, expected: str | None) -> None:
     parsed = date_from_url(url, latest=LATEST)
     assert (parsed.iso() if parsed else None) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("31.10.23", "2023-10-31"),
+        ("Klaus Muster, 8.5.12", "2012-05-08"),
+        ("Party, 30.10.23 ", "2023-10-30"),
+        ("02.12.19 14:05", "2019-12-02T14:05:00"),
+        ("12.05.98", "1998-05-12"),
+        # Version numbers and prose: a two-digit year only counts in a short text.
+        ("Update to release 1.2.10 now", None),
+        ("v1.2.10", None),
+        ("192.168.1.10", None),
+        ("Der Spielstand war nach 90 Minuten 1.2.10 und dann kam der Regen über uns alle", None),
+    ],
+)
+def test_two_digit_years_in_short_texts(text: str, expected: str | None) -> None:
+    parsed = parse_text_date(text, latest=LATEST)
+    assert (parsed.iso() if parsed else None) == expected
+
+
+def test_slashes_in_machine_values_are_month_first() -> None:
+    # "11/01/2023 12:43:42" is the invariant (.NET/JavaScript) format, whatever the page's language.
+    parsed = parse_machine_date("11/01/2023 12:43:42", latest=LATEST)
+    assert parsed is not None and parsed.iso() == "2023-11-01T12:43:42"
+    # Visible text still follows the page's locale.
+    assert parse_text_date("11/01/2023", latest=LATEST).iso() == "2023-01-11"  # type: ignore[union-attr]

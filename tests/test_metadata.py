@@ -173,3 +173,97 @@ def test_byline_class_in_any_case() -> None:
     html = """<html><body><div><h1>Storm closes the harbour</h1>
     <span class="Post-BYLINE">By Ann Lee</span><p>Text.</p></div></body></html>"""
     assert read_metadata(parse(html), None).authors == ("Ann Lee",)
+
+
+def _page(body: str, head: str = "") -> etree._Element:
+    return parse(f"<html><head><title>T</title>{head}</head><body>{body}</body></html>")
+
+
+def test_jsonld_with_trailing_garbage_and_cdata_is_read() -> None:
+    # A stray closing brace after the object, and a bare CDATA section around it.
+    broken = '<script type="application/ld+json">{"@type": "NewsArticle", '
+    broken += '"datePublished": "2020-10-26T18:10:00+01:00"} }</script>'
+    md = read_metadata(_page("<h1>Headline</h1><p>Text 09.08.2020</p>", broken), None)
+    assert md.date == "2020-10-26T18:10:00+01:00"
+    cdata = '<script type="application/ld+json"><![CDATA[{"@type": "NewsArticle", '
+    cdata += '"datePublished": "2015-10-15T02:19:15Z"}]]></script>'
+    head = cdata + '<meta property="article:published_time" content="2015-12-11T14:28:34Z">'
+    assert read_metadata(_page("<h1>Headline</h1>", head), None).date == "2015-10-15T02:19:15+00:00"
+
+
+def test_two_digit_year_byline_dates() -> None:
+    body = "<div class='date'>Party, 30.10.23</div><h1>Costumes</h1><p>Version 1.2.10 is out.</p>"
+    assert read_metadata(_page(body), None).date == "2023-10-30"
+    body = "<h1>Titel</h1><p class='meta'>Von <a href='/a'>Klaus Muster</a>, 8.5.12 </p><p>x</p>"
+    assert read_metadata(_page(body), None).date == "2012-05-08"
+
+
+def test_url_month_picks_the_date_in_text_beyond_the_scanned_elements() -> None:
+    menu = "<ul>" + "<li><a href='/x'>Link</a></li>" * 900 + "</ul>"
+    body = f"{menu}<p>Konferenz, 20. Oktober 2017</p><p>Schengen, 3. Juli 2018</p><p>Text.</p>"
+    md = read_metadata(_page(body), "https://amt.example/presse/2018/07/treffen/")
+    assert md.date == "2018-07-03"
+
+
+def test_opinion_header_class_is_not_a_comment_section() -> None:
+    # "ArticleHeaderComment" is an opinion piece's header, unlike a "comment-list".
+    body = (
+        "<article class='ArticleHeaderComment'><h1>Was sich ändert</h1>"
+        "<div class='PublishDate'><span>Dienstag,</span><span> 29. Januar 2019</span></div>"
+        "</article><p>Text <time datetime='2018-03-12T19:30:12+00:00'>12.03.2018</time></p>"
+    )
+    assert read_metadata(_page(body), None).date == "2019-01-29"
+
+
+def test_date_in_a_dateish_attribute_without_headline() -> None:
+    body = "<div class='news-time-ago' title='2020-09-20T14:20:02Z'>Acum 15 minute</div><p>x</p>"
+    assert read_metadata(_page(body), None).date == "2020-09-20T14:20:02+00:00"
+
+
+def test_share_image_folder_is_the_last_resort() -> None:
+    head = '<meta property="og:image" content="https://x.example/files/2016/05/04/cover.png">'
+    assert read_metadata(_page("<h1>Report</h1><p>Text.</p>", head), None).date == "2016-05-04"
+    # A photo's file name is when it was taken, not published.
+    head = '<meta property="og:image" content="https://x.example/img/IMG_20160504_1200.jpg">'
+    assert read_metadata(_page("<h1>Report</h1><p>Text.</p>", head), None).date is None
+
+
+def test_structured_date_that_the_page_calls_the_update() -> None:
+    head = '<meta property="article:published_time" content="2024-12-07T12:43:39Z">'
+    body = (
+        "<h1>Vote fails</h1><time datetime='2024-12-07T12:43:39Z'>Dec. 6, 2024, 10:00 PM UTC"
+        " / Updated Dec. 7, 2024, 12:43 PM UTC</time>"
+    )
+    assert read_metadata(_page(body, head), None).date == "2024-12-06T22:00:00+00:00"
+
+
+def test_dates_in_asides_and_footers_belong_to_other_pages() -> None:
+    body = (
+        "<main><h1>Violences</h1><ul class='info'><li>27 juin 2019</li></ul><p>Texte.</p>"
+        "<aside><ul><li><span><time datetime='2019-07-30'>30 juil. 2019</time></span></li>"
+        "</ul></aside></main>"
+    )
+    assert read_metadata(_page(body), None).date == "2019-06-27"
+    # No headline: the body scan skips a sidebar widget inside the page footer.
+    body = (
+        "<div class='post'><div class='detail'><img src='c.png'> 27 Sep 2016</div>"
+        "<p>Texte.</p></div><div id='footer'><ul class='links'><li class='widget'><ul><li>"
+        "<span class='post-date'>09/09/2019</span></li></ul></li></ul></div>"
+    )
+    assert read_metadata(_page(body), None).date == "2016-09-27"
+    # The article's own <footer> keeps its byline date.
+    body = (
+        "<article><h1>Story</h1><p>Text.</p><footer><time datetime='2020-02-02'>2 Feb 2020"
+        "</time></footer></article><aside><time datetime='2021-01-01'>1 Jan 2021</time></aside>"
+    )
+    assert read_metadata(_page(body), None).date == "2020-02-02"
+
+
+def test_machine_slash_date_in_meta_is_month_first_on_any_page() -> None:
+    head = '<meta http-equiv="content-language" content="de">'
+    head += '<meta name="date" content="11/01/2023 12:43:42">'
+    md = read_metadata(_page("<h1>Trinkwasser</h1><p>Text.</p>", head), None)
+    assert md.date == "2023-11-01T12:43:42"
+    # A visible itemprop text follows the page's locale (day first here), not the machine format.
+    body = "<div><p>Text.</p></div><span itemprop='datePublished'>05/09/2019</span>"
+    assert read_metadata(_page(body), None).date == "2019-09-05"

@@ -143,9 +143,20 @@ def _load_json(text: str) -> Any:
     if text.startswith("<!--"):
         text = text.removeprefix("<!--").removesuffix("-->")
     text = text.strip().removeprefix("//<![CDATA[").removesuffix("//]]>").strip()
+    # A bare CDATA section (XHTML-minded templates) hides the JSON just the same.
+    text = text.removeprefix("<![CDATA[").removesuffix("]]>").strip()
     text = text.rstrip(";")
     try:
         return json.loads(text, strict=False)
+    except json.JSONDecodeError as exc:
+        if exc.msg != "Extra data":
+            return None
+    except (ValueError, RecursionError):
+        return None
+    # A stray closing brace or a second object after the first (hand-written templates):
+    # the first complete value still holds the page's dates and headline.
+    try:
+        return json.JSONDecoder(strict=False).raw_decode(text)[0]
     except (ValueError, RecursionError):
         return None
 
