@@ -30,17 +30,17 @@ FEATURE_NAMES = (
 
 # Intercept first, then one weight per feature, in FEATURE_NAMES order.
 WEIGHTS = (
-    -0.0778,
-    0.2751,
-    0.1038,
-    -0.0710,
-    1.3887,
-    -0.4322,
-    0.3205,
-    0.5271,
-    -3.6767,
-    -0.8533,
-    -2.3230,
+    0.0582,
+    0.2735,
+    0.1155,
+    -0.1240,
+    1.2785,
+    -1.6184,
+    0.3697,
+    0.5321,
+    -3.2840,
+    -0.8621,
+    -2.4639,
 )
 # Non-article page types are capped: whatever their text, it is not an article body.
 NON_ARTICLE_CAP = 0.15
