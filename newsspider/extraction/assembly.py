@@ -69,12 +69,15 @@ def _keep(segment: Segment, value: float, furniture: bool, caption: bool) -> boo
 def select_body(page: PageSegments, choice: ContainerChoice) -> BodySelection:
     roots = _sibling_roots(page, choice)
     furniture = _furniture_below(page, roots)
-    ranges = [(r, page.blocks[r].end) for r in roots]
+    in_body = [False] * len(page.blocks)
+    for root in roots:
+        end = page.blocks[root].end
+        in_body[root : end + 1] = [True] * (end + 1 - root)
     kept = []
     captions = []
     for index, segment in enumerate(page.segments):
         owner = segment.owner
-        if not any(start <= owner <= end for start, end in ranges):
+        if not in_body[owner]:
             continue
         node = page.blocks[owner]
         if _keep(segment, choice.values[index], furniture[owner], node.caption):

@@ -60,16 +60,17 @@ def _strict_decode(data: bytes, codec: str) -> str | None:
         return None
 
 
-def _valid_utf8_prefix(data: bytes) -> bytes | None:
-    """The bytes if they are UTF-8, allowing a last character cut short (a size-capped download
-    or a `max_bytes` cut ends mid-character); None if they are not UTF-8."""
+def _utf8_text(data: bytes) -> tuple[str, bytes] | None:
+    """(text, the bytes it came from) if the bytes are UTF-8, allowing a last character cut
+    short (a size-capped download or a `max_bytes` cut ends mid-character); None if they are
+    not UTF-8. The validating decode is also the page's text: a page is decoded once."""
     try:
-        data.decode("utf-8")
+        return data.decode("utf-8"), data
     except UnicodeDecodeError as error:
         if error.reason == "unexpected end of data" and error.start >= len(data) - 3:
-            return data[: error.start]
+            prefix = data[: error.start]
+            return prefix.decode("utf-8"), prefix
         return None
-    return data
 
 
 def _looks_like_mojibake(text: str) -> bool:
@@ -114,9 +115,9 @@ def decode_html(data: bytes, encoding: str | None = None) -> DecodedPage:
 
     if data.isascii():
         return DecodedPage(data.decode("ascii"), _codec_name(encoding) or "utf-8", data, "utf-8")
-    utf8_data = _valid_utf8_prefix(data)
-    if utf8_data is not None:
-        return DecodedPage(utf8_data.decode("utf-8"), "utf-8", utf8_data, "utf-8")
+    utf8 = _utf8_text(data)
+    if utf8 is not None:
+        return DecodedPage(utf8[0], "utf-8", utf8[1], "utf-8")
 
     declarations: tuple[tuple[str | None, str], ...] = (
         (encoding, "declared"),

@@ -29,6 +29,8 @@ def _parser() -> etree.HTMLParser:
             # Without it libxml2 drops everything below depth 256, and sloppy pages (a <div>
             # never closed per paragraph) reach that. Size stays bounded by `max_bytes`.
             huge_tree=True,
+            # Nothing looks elements up by ID: building libxml2's ID table is wasted work.
+            collect_ids=False,
         )
         _thread_state.parser = parser
     return parser

@@ -10,6 +10,7 @@ analogue of the line max-subsequence method).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import chain
 
 from newsspider.extraction.segments import (
     STRONG_FURNITURE,
@@ -23,6 +24,7 @@ SEGMENT_COST = 10.0
 LINK_PENALTY = 3.5
 BOILERPLATE_FACTOR = 0.0
 _CELL_TAGS = frozenset({"td", "th"})
+_CELL_COST = SEGMENT_COST * 0.3
 #: A teaser is a linked headline with a line or two of summary; more prose than this under one
 #: headline is an article, whatever links its heading carries.
 TEASER_MAX_PROSE = 600
@@ -37,15 +39,17 @@ def effective_chars(segment: Segment) -> float:
 
 def segment_value(segment: Segment) -> float:
     """How much a segment looks like article prose (positive) or furniture (negative)."""
-    scale = effective_chars(segment) / segment.chars if segment.chars else 1.0
-    text = (segment.chars - segment.link_chars) * scale
-    links = segment.link_chars * scale
+    chars = segment.chars
+    link_chars = segment.link_chars
+    scale = effective_chars(segment) / chars if chars else 1.0
+    text = (chars - link_chars) * scale
+    links = link_chars * scale
     # Sentences end in punctuation; link lists and menus rarely carry any.
     punctuation_bonus = min(segment.punctuation, 1 + text / 40) * 10.0
     # Table cells are data, not lines of page furniture: they pay a smaller share of the cost.
-    cost = SEGMENT_COST * (0.3 if segment.tag in _CELL_TAGS else 1.0)
+    cost = _CELL_COST if segment.tag in _CELL_TAGS else SEGMENT_COST
     value = text + punctuation_bonus - LINK_PENALTY * links - cost
-    if segment.in_boilerplate and value > 0:
+    if value > 0 and segment.in_boilerplate:
         value *= BOILERPLATE_FACTOR
     return value
 
@@ -149,12 +153,10 @@ def choose_container(page: PageSegments) -> ContainerChoice | None:
         ancestors.add(block_id)
         block_id = blocks[block_id].parent
     end = blocks[best].end
+    # Outside the chosen subtree: before it (less its ancestors) or after it.
+    outside = chain(range(best), range(end + 1, len(blocks)))
     runner_up = max(
-        (
-            adjusted[i]
-            for i in range(len(blocks))
-            if i not in ancestors and not best <= i <= end and not blocks[i].furniture
-        ),
+        (adjusted[i] for i in outside if i not in ancestors and not blocks[i].furniture),
         default=0.0,
     )
     return ContainerChoice(best, scores[best], values, tuple(scores), max(runner_up, 0.0))
