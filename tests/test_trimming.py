@@ -1,4 +1,5 @@
-"""Trimming the edges of the body: repeated headline, datelines, bylines, trailing widgets."""
+"""The body's boundaries: trimmed edges (headline, datelines, bylines, widgets) and sections
+labelled as furniture by their heading."""
 
 from __future__ import annotations
 
@@ -89,3 +90,37 @@ def test_extract_keeps_the_dateline_out_of_the_body_but_finds_the_date() -> None
     article = extract(page)
     assert article.body.splitlines() == PARAGRAPHS
     assert article.date is not None and article.date.startswith("2024-05-12")
+
+
+_MENU = "".join(f"<li><a href='/s{n}'>Section {n}</a></li>" for n in range(6))
+
+
+def _long_post(n: int) -> str:
+    sentence = f"Recommended post number {n} is a long reflection on patience and hope. "
+    return f"<article class='post'><p>{sentence * 8}</p></article>"
+
+
+def test_section_opened_by_a_related_heading_is_not_the_article() -> None:
+    # The recommendations hold more prose than the short article: only the heading's class
+    # ("relatedpoststitle", run together) says what they are.
+    page = (
+        f"<html><body><header><ul>{_MENU}</ul></header><div id='primary'>"
+        "<article class='post'><h1>On patience</h1>"
+        f"<p>{PARAGRAPHS[0]}</p><p>{PARAGRAPHS[1]}</p></article>"
+        "<article class='post hentry'><h3 class='relatedpoststitle'>You may also like</h3>"
+        f"{''.join(_long_post(n) for n in range(4))}</article>"
+        f"</div><footer><ul>{_MENU}</ul></footer></body></html>"
+    )
+    body = extract(page).body
+    assert body.splitlines() == PARAGRAPHS[:2]
+
+
+def test_a_related_heading_opening_the_page_wrapper_does_not_hide_the_article() -> None:
+    # The wrapper's first text is a related box, but the wrapper is the page's layout.
+    page = (
+        "<html><body><div class='layout'>"
+        "<div class='box'><h3 class='related-title'>Related</h3><a href='/a'>Other story</a></div>"
+        f"<article><h1>Tram line</h1>{_paragraphs()}</article>"
+        "</div></body></html>"
+    )
+    assert extract(page).body.splitlines() == PARAGRAPHS

@@ -30,8 +30,11 @@ def _furniture_below(page: PageSegments, roots: list[int]) -> list[bool]:
         for block_id in range(root + 1, node.end + 1):
             parent = blocks[block_id].parent
             inherited = furniture[parent] if parent > root else False
-            furniture[block_id] = inherited or (
-                blocks[block_id].signal < 0 and not page.is_wrapper(block_id, root)
+            node = blocks[block_id]
+            furniture[block_id] = (
+                inherited
+                or node.labelled_furniture
+                or (node.signal < 0 and not page.is_wrapper(block_id, root))
             )
     return furniture
 

@@ -15,6 +15,7 @@ from itertools import chain
 from newsspider.extraction.segments import (
     STRONG_FURNITURE,
     TEASER_HEADINGS,
+    WRAPPER_BLOCK_SHARE,
     PageSegments,
     Segment,
 )
@@ -115,6 +116,32 @@ def _subtree_scores(page: PageSegments, values: tuple[float, ...]) -> list[float
     return scores
 
 
+def _mark_labelled_sections(page: PageSegments) -> None:
+    """A section that opens with a heading marked as furniture ("related-posts-title" over a
+    run of recommended posts) is that furniture, whatever its own class says, and however much
+    prose it holds. A block holding most of the page's structure is a layout wrapper whose first
+    heading happens to be furniture, not a labelled section."""
+    blocks = page.blocks
+    segments = page.segments
+    for index, segment in enumerate(segments):
+        if segment.tag not in TEASER_HEADINGS:
+            continue
+        heading = blocks[segment.owner]
+        if heading.signal > STRONG_FURNITURE or heading.parent < 0:
+            continue
+        section = heading.parent
+        end = blocks[section].end
+        # A subtree's segments are contiguous in document order: the heading opens the section
+        # when the segment before it lies outside.
+        if index > 0 and section <= segments[index - 1].owner <= end:
+            continue
+        if end - section + 1 >= WRAPPER_BLOCK_SHARE * len(blocks):
+            continue
+        for block_id in range(section, end + 1):
+            blocks[block_id].furniture = True
+            blocks[block_id].labelled_furniture = True
+
+
 def _mark_furniture(page: PageSegments) -> None:
     """Flag furniture subtrees: strong furniture words or tags, unless the block is a layout
     wrapper around the article (see `PageSegments.is_wrapper`)."""
@@ -124,6 +151,7 @@ def _mark_furniture(page: PageSegments) -> None:
         node.furniture = inherited or (
             node.signal <= STRONG_FURNITURE and not page.is_wrapper(block_id, 0)
         )
+    _mark_labelled_sections(page)
     for segment in page.segments:
         segment.in_boilerplate = blocks[segment.owner].furniture
 

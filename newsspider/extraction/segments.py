@@ -70,11 +70,16 @@ _DIALOG_ROLES = frozenset({"dialog", "alertdialog"})
 
 def attribute_tokens(value: str) -> frozenset[str]:
     """The words of a class or id value, camelCase split and lower-cased, plus the whole value
-    squashed ("articleBody" gives article, body and articlebody)."""
+    squashed ("articleBody" gives article, body and articlebody) and "related" when the squashed
+    value starts with it."""
     lower = value.lower()
     # Most class names are already lower-case: the camelCase split is only needed otherwise.
     words = _TOKEN_SPLIT.split(lower if lower == value else _CAMEL.sub(_spaced, value).lower())
-    return frozenset([*filter(None, words), _TOKEN_SPLIT.sub("", lower)])
+    squashed = _TOKEN_SPLIT.sub("", lower)
+    # "relatedpoststitle", "relatedarticles": the one furniture word that is often run together.
+    if squashed.startswith("related"):
+        words.append("related")
+    return frozenset([*filter(None, words), squashed])
 
 
 def _spaced(match: re.Match[str]) -> str:
@@ -127,6 +132,8 @@ class BlockNode:
     declared_body: bool = False
     #: This block or one of its ancestors is page furniture.
     furniture: bool = False
+    #: Opened by a furniture heading ("You may also like"): furniture even inside the article.
+    labelled_furniture: bool = False
     #: Inside a figure or caption: shown with the article, not part of its running text.
     caption: bool = False
 
