@@ -26,15 +26,13 @@ def _furniture_below(page: PageSegments, roots: list[int]) -> list[bool]:
     blocks = page.blocks
     furniture = [False] * len(blocks)
     for root in roots:
-        node = blocks[root]
-        for block_id in range(root + 1, node.end + 1):
-            parent = blocks[block_id].parent
-            inherited = furniture[parent] if parent > root else False
-            node = blocks[block_id]
+        for block_id in range(root + 1, blocks[root].end + 1):
+            block = blocks[block_id]
+            inherited = furniture[block.parent] if block.parent > root else False
             furniture[block_id] = (
                 inherited
-                or node.labelled_furniture
-                or (node.signal < 0 and not page.is_wrapper(block_id, root))
+                or block.labelled_furniture
+                or (block.signal < 0 and not page.is_wrapper(block_id, root))
             )
     return furniture
 
