@@ -6,16 +6,23 @@ A loopback site of generated article pages (plus listing pages linking them) is 
 this process; each mode crawls it in a fresh subprocess (one reactor per process) and reports
 article pages per second between ``spider_opened`` and ``spider_closed``:
 
-    off       newsspider's spider code, no content filter, no extraction (the crawl alone)
-    filter    content filter only
+    off       the crawl alone: the spider, no content filter, no extraction
+    filter    the same crawl with the content filter (the add-on's downloader middleware), no
+              extraction: the crawl configuration of the modes below minus extraction
     thread    filter + extraction in the default thread pool
     process1  filter + extraction in worker processes: 1 worker
     process2  ... 2 workers
 
 "extract" is `newsspider.extract` over the same pages in this process, outside Scrapy, called
-exactly as the pipeline calls it. The glue target: with extraction on, pages/s >= 85% of
-min(crawl alone, extraction alone) -- N workers can extract up to N times "extract", so the
-bound for process2 uses 2 x "extract".
+exactly as the pipeline calls it. The glue target: with extraction on, pages/s >= 85% of what
+the slower of the crawl and the extraction allows. N workers can extract up to N times
+"extract", so the bound for process2 uses 2 x "extract". Two bounds are reported, because
+"the crawl alone" can be read two ways:
+
+    bound(off)     = min(off, N x extract): the filter counts as part of "extraction on"
+                     (the strict reading: everything newsspider adds is charged to it);
+    bound(filter)  = min(filter, N x extract): the same crawl configuration minus extraction
+                     (the filter is part of the crawl: it also runs with the pipeline off).
 
 The site is cheap on purpose: every response (headers and body) is rendered before the first
 crawl and served by a minimal asyncio HTTP/1.1 server (keep-alive) on a thread of this process,
@@ -290,11 +297,11 @@ def extract_alone(pages: int) -> dict[str, float]:
     return {"rate": len(sample) / seconds, "cpu_ms": 1000 * cpu / len(sample)}
 
 
-def _bound(mode: str, rates: dict[str, float]) -> float | None:
-    """What the slower of the crawl alone and the extraction alone allows."""
-    if mode in ("off", "filter", "extract") or "off" not in rates:
+def _bound(mode: str, rates: dict[str, float], crawl: str = "off") -> float | None:
+    """What the slower of the crawl (`crawl`: "off" or "filter") and the extraction allows."""
+    if mode in ("off", "filter", "extract") or crawl not in rates:
         return None
-    return min(rates["off"], rates["extract"] * WORKERS.get(mode, 1))
+    return min(rates[crawl], rates["extract"] * WORKERS.get(mode, 1))
 
 
 def report(
@@ -305,31 +312,34 @@ def report(
         f"{pages} article pages (+ {listing_count(pages)} listing pages), concurrency "
         f"{concurrency}, {os.cpu_count()} CPUs, {repeat} rounds; medians (min–max)",
         "",
-        "| run | pages/s | target (85% of bound) | ratio to bound | ratio to filter "
+        "| run | pages/s | ratio to bound(off) | ratio to bound(filter) "
         "| crawler CPU ms/page | workers CPU ms/page | server CPU ms/page | crawler GC share "
-        "| verdict |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| verdict (off / filter) |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for mode, rs in runs.items():
         rates = [r["rate"] for r in rs]
         cell = f"{med[mode]:.1f} ({min(rates):.0f}–{max(rates):.0f})"
         if mode == "extract":
             cpu = statistics.median(r["cpu_ms"] for r in rs)
-            out.append(f"| extract (alone, 1 core) | {cell} | | | | {cpu:.2f} | | | | |")
+            out.append(f"| extract (alone, 1 core) | {cell} | | | {cpu:.2f} | | | | |")
             continue
-        bound = _bound(mode, med)
-        target = f"{TARGET * bound:.1f}" if bound else ""
-        ratio = f"{med[mode] / bound:.0%}" if bound else ""
-        to_filter = f"{med[mode] / med['filter']:.0%}" if bound and "filter" in med else ""
-        verdict = ("ok" if med[mode] >= TARGET * bound else "BELOW TARGET") if bound else ""
+        ratios, verdicts = [], []
+        for crawl in ("off", "filter"):
+            bound = _bound(mode, med, crawl)
+            ratios.append(f"{med[mode] / bound:.0%}" if bound else "")
+            if bound:
+                verdicts.append("ok" if med[mode] >= TARGET * bound else "BELOW")
+        if mode == "filter" and "off" in med:
+            ratios[0] = f"({med[mode] / med['off']:.0%} of off)"
 
         def m(key: str, rs: list[dict[str, float]] = rs) -> float:
             return statistics.median(r[key] for r in rs)
 
         workers = f"{m('workers_ms'):.2f}" if mode in WORKERS else ""
         out.append(
-            f"| {mode} | {cell} | {target} | {ratio} | {to_filter} | {m('crawler_ms'):.2f} | "
-            f"{workers} | {m('server_ms'):.3f} | {m('gc_share'):.0%} | {verdict} |"
+            f"| {mode} | {cell} | {ratios[0]} | {ratios[1]} | {m('crawler_ms'):.2f} | "
+            f"{workers} | {m('server_ms'):.3f} | {m('gc_share'):.0%} | {' / '.join(verdicts)} |"
         )
     errors = sum(int(r.get("errors", 0)) for rs in runs.values() for r in rs)
     if errors:
