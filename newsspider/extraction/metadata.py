@@ -88,7 +88,8 @@ def _scan(root: Any) -> _Scan:
     for el in root.iter(*_SCAN_TAGS):
         tag = el.tag
         if tag == "meta":
-            get = el.get
+            # One items() call instead of up to seven get() calls, each a C-level attribute search.
+            get = dict(el.items()).get
             content = get("content") or get("value") or get("datetime")
             if not content:
                 continue
