@@ -422,3 +422,30 @@ def test_extracting_does_not_pull_in_scrapy() -> None:
         check=False,
     )
     assert result.returncode == 0, result.stderr
+
+
+def test_sign_in_box_in_the_header_does_not_make_a_short_article_a_login_page() -> None:
+    sentences = (
+        "Thieves broke into four cars parked outside the home-care office on Monday night. "
+        "Staff found the windows smashed in the morning and called the police, who are "
+        "looking at footage from a camera across the street. "
+    )
+    page = (
+        "<html><head><title>Cars broken into outside care office</title></head><body>"
+        "<header><form><input name='user'><input type='password' name='pw'>"
+        "<button>Enter</button></form></header>"
+        f"<article><h1>Cars broken into outside care office</h1><p>{sentences}</p>"
+        f"<p>{sentences}</p></article></body></html>"
+    )
+    article = extract(page)
+    assert article.page_type == "article"
+    assert article.confidence > 0.15
+
+
+def test_a_password_form_with_nothing_else_is_a_login_page() -> None:
+    page = (
+        "<html><head><title>Members</title></head><body><form><p>Username</p><input name='u'>"
+        "<p>Password</p><input type='password' name='p'><button>Enter</button></form>"
+        "</body></html>"
+    )
+    assert extract(page).page_type in ("login", "empty")

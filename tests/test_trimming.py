@@ -124,3 +124,24 @@ def test_a_related_heading_opening_the_page_wrapper_does_not_hide_the_article() 
         "</div></body></html>"
     )
     assert extract(page).body.splitlines() == PARAGRAPHS
+
+
+def test_sub_headings_join_with_the_sibling_paragraphs_they_introduce() -> None:
+    # Each item of a deals post: a short heading over a paragraph, then a shop link. The links
+    # sink the post's container below its best paragraph, so the paragraphs join as siblings;
+    # the headings score too little to join on their own.
+    shop_link = (
+        "<div><a href='/shop'>Buy the Example Tram Pass Deluxe Edition at Example Store</a></div>"
+    )
+    items = "".join(
+        f"<h3>Deal {n}: a cheaper tram pass</h3><p>{PARAGRAPHS[n % 3]} Item {n}.</p>{shop_link}"
+        for n in range(4)
+    )
+    page = (
+        f"<html><body><nav><ul>{_MENU}</ul></nav><div class='post-body'>{items}</div>"
+        f"<footer><ul>{_MENU}</ul></footer></body></html>"
+    )
+    lines = extract(page).body.splitlines()
+    assert [line for line in lines if line.startswith("Deal")] == [
+        f"Deal {n}: a cheaper tram pass" for n in range(4)
+    ]

@@ -11,6 +11,7 @@ MAX_LINK_DENSITY = 0.5
 # A sibling of the container joins the body when it is at least this share of the container's
 # score: articles split into several sibling blocks (lead, body, continuation) are common.
 SIBLING_SHARE = 0.25
+_SUBHEADING_TAGS = frozenset({"h2", "h3", "h4", "h5", "h6"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,22 +38,35 @@ def _furniture_below(page: PageSegments, roots: list[int]) -> list[bool]:
     return furniture
 
 
+def _is_heading_block(page: PageSegments, block_id: int) -> bool:
+    if block_id < 0:
+        return False
+    block = page.blocks[block_id]
+    return block.tag in _SUBHEADING_TAGS and block.signal >= 0
+
+
 def _sibling_roots(page: PageSegments, choice: ContainerChoice) -> list[int]:
     blocks = page.blocks
     container = blocks[choice.block]
     if container.parent < 0 or choice.score <= 0:
         return [choice.block]
     threshold = choice.score * SIBLING_SHARE
-    roots = []
+    roots: list[int] = []
     parent = container.parent
     block_id = parent + 1
     end = blocks[parent].end
+    previous = -1
     while block_id <= end:
         node = blocks[block_id]
         if block_id == choice.block or (
             node.signal >= 0 and choice.subtree_scores[block_id] >= threshold
         ):
+            # A sub-heading right before a joined block introduces it: "Apple AirPods Pro" over
+            # the paragraph about them scores too little to join on its own.
+            if _is_heading_block(page, previous) and (not roots or roots[-1] != previous):
+                roots.append(previous)
             roots.append(block_id)
+        previous = block_id
         block_id = node.end + 1
     return roots
 

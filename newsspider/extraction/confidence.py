@@ -30,17 +30,17 @@ FEATURE_NAMES = (
 
 # Intercept first, then one weight per feature, in FEATURE_NAMES order.
 WEIGHTS = (
-    0.0582,
-    0.2735,
-    0.1155,
-    -0.1240,
-    1.2785,
-    -1.6184,
-    0.3697,
-    0.5321,
-    -3.2840,
-    -0.8621,
-    -2.4639,
+    -0.0830,
+    0.2772,
+    0.1213,
+    -0.0973,
+    1.4375,
+    -2.0727,
+    0.4311,
+    0.4418,
+    -3.3543,
+    -0.8813,
+    -2.4591,
 )
 # Non-article page types are capped: whatever their text, it is not an article body.
 NON_ARTICLE_CAP = 0.15

@@ -29,6 +29,8 @@ _LOGIN_PHRASES = re.compile(
     re.IGNORECASE,
 )
 _SUBHEADINGS = frozenset(("h2", "h3", "h4"))
+#: A page with a password field is a login page only below this much body text.
+LOGIN_FORM_MAX_CHARS = 300
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +94,12 @@ def classify_page(signals: PageSignals, shape: BodyShape, is_article_hint: bool 
     prose_poor = shape.paragraphs < 3 or shape.chars < 600
     if signals.error_text and prose_poor:
         return "error"
-    if (signals.password_fields or signals.login_text) and prose_poor:
+    # A sign-in box in the header sits on many article pages: a password field alone makes a
+    # login page only when there is next to nothing else; login wording in the title or
+    # headline needs just a thin body.
+    if signals.login_text and prose_poor:
+        return "login"
+    if signals.password_fields and shape.paragraphs < 2 and shape.chars < LOGIN_FORM_MAX_CHARS:
         return "login"
     listing_shape = signals.linked_headings >= 8 and (
         shape.container_link_density > 0.35 or shape.body_share < 0.35

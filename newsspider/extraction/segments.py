@@ -72,6 +72,8 @@ def attribute_tokens(value: str) -> frozenset[str]:
     """The words of a class or id value, camelCase split and lower-cased, plus the whole value
     squashed ("articleBody" gives article, body and articlebody) and "related" when the squashed
     value starts with it."""
+    if "__" in value:
+        value = " ".join(_bem_element(word) for word in value.split())
     lower = value.lower()
     # Most class names are already lower-case: the camelCase split is only needed otherwise.
     words = _TOKEN_SPLIT.split(lower if lower == value else _CAMEL.sub(_spaced, value).lower())
@@ -80,6 +82,16 @@ def attribute_tokens(value: str) -> frozenset[str]:
     if squashed.startswith("related"):
         words.append("related")
     return frozenset([*filter(None, words), squashed])
+
+
+_BEM_ELEMENT = re.compile(r"[a-z][a-z-]{2,}")
+
+
+def _bem_element(word: str) -> str:
+    """'detail-content__recommend' names a recommend element inside a detail-content block: the
+    element says what the node is. CSS-module hashes ('styles_Card__x4Uq2') are not elements."""
+    element = word.rsplit("__", 1)[-1].split("--", 1)[0]
+    return element if _BEM_ELEMENT.fullmatch(element) else word
 
 
 def _spaced(match: re.Match[str]) -> str:

@@ -1,0 +1,33 @@
+"""What class and id words say about a block: furniture, article, or nothing."""
+
+from __future__ import annotations
+
+from newsspider.extraction.segments import (
+    STRONG_FURNITURE,
+    WEAK_FURNITURE,
+    attribute_tokens,
+    class_meaning,
+)
+
+
+def test_camel_case_and_squashed_words() -> None:
+    assert {"article", "body", "articlebody"} <= attribute_tokens("articleBody")
+
+
+def test_related_run_together_is_related() -> None:
+    assert "related" in attribute_tokens("relatedpoststitle")
+    assert class_meaning("relatedpoststitle", None)[0] == STRONG_FURNITURE
+
+
+def test_bem_element_says_what_the_node_is() -> None:
+    # A recommend element inside a "detail-content" block: the block's "content" word used to
+    # make it weak furniture only, and the recommended story won over the article.
+    assert class_meaning("detail-content__recommend", None)[0] == STRONG_FURNITURE
+    assert class_meaning("c-article__body--wide", None)[0] == 1
+    # Without the BEM element, the article word still wins over the region word.
+    assert class_meaning("content-recommend", None)[0] == WEAK_FURNITURE
+
+
+def test_css_module_hashes_are_not_bem_elements() -> None:
+    assert "newsletter" in attribute_tokens("styles_Newsletter__x4Uq2")
+    assert class_meaning("styles_Newsletter__x4Uq2", None)[0] == STRONG_FURNITURE
