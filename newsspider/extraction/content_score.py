@@ -366,8 +366,10 @@ def _block_stats(markup: str) -> _Blocks:
     plain: list[str] = []
     link = False
     block_text = block_link = text = link_text = link_blocks = run = best = second = 0
-    # Each tag with the text run after it; the first run has no tag before it.
-    for kind, size, chunk in zip([_OTHER, *kinds], sizes, runs, strict=True):
+    # Each tag with the text run after it; the first run has no tag before it, and a closing
+    # empty block after the last run flushes the last block through the same code.
+    tags = [_OTHER, *kinds, _BLOCK]
+    for kind, size, chunk in zip(tags, [*sizes, 0], [*runs, ""], strict=True):
         if kind == _BLOCK:
             if block_text or block_link:
                 text += block_text
@@ -394,18 +396,6 @@ def _block_stats(markup: str) -> _Blocks:
                 block_text += size
                 if text < _PLAIN_CAP:
                     plain.append(chunk)
-    if block_text or block_link:
-        text += block_text
-        link_text += block_link
-        if block_link > block_text:
-            link_blocks += 1
-            if run > best:
-                best, second = run, best
-            elif run > second:
-                second = run
-            run = 0
-        else:
-            run += block_text
     if run > best:
         best, second = run, best
     elif run > second:
