@@ -55,6 +55,8 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
+from bench.filler import WORDS
+
 MODES: dict[str, dict[str, Any]] = {
     "off": {"NEWSSPIDER_PIPELINE_ENABLED": False, "NEWSSPIDER_CONTENT_FILTER_ENABLED": False},
     "filter": {"NEWSSPIDER_PIPELINE_ENABLED": False},
@@ -66,25 +68,18 @@ WORKERS = {"process1": 1, "process2": 2}
 LINKS_PER_LISTING = 50
 TARGET = 0.85
 
-_WORDS = (
-    "council river market school bridge winter library harvest station museum festival "
-    "volunteers residents budget weather road train harbour village garden report mayor "
-    "students teachers farmers workers visitors families said would could after before "
-    "during because while although the a of to and in on for with at by from about"
-).split()
-
 
 # --- the site -------------------------------------------------------------------------------
 
 
 def _sentence(rng: random.Random) -> str:
-    words = [rng.choice(_WORDS) for _ in range(rng.randint(8, 22))]
+    words = [rng.choice(WORDS) for _ in range(rng.randint(8, 22))]
     return " ".join(words).capitalize() + rng.choice([".", ".", ".", "?", "!"])
 
 
 def article_page(index: int) -> bytes:
     rng = random.Random(index)
-    title = " ".join(rng.choice(_WORDS) for _ in range(7)).capitalize()
+    title = " ".join(rng.choice(WORDS) for _ in range(7)).capitalize()
     nav = "".join(f'<li><a href="/section/{i}">Section {i}</a></li>' for i in range(20))
     paragraphs = "".join(
         "<p>" + " ".join(_sentence(rng) for _ in range(rng.randint(3, 7))) + "</p>\n"

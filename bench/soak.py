@@ -34,13 +34,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-_WORDS = (
-    "council river market school bridge winter library harvest station museum festival "
-    "volunteers residents budget weather road train harbour village garden report mayor "
-    "students teachers farmers workers visitors families said would could after before "
-    "during because while although the a of to and in on for with at by from about"
-).split()
-_SLUG_WORDS = [w for w in _WORDS if len(w) > 3]
+from bench.filler import WORDS
+
+_SLUG_WORDS = [w for w in WORDS if len(w) > 3]
 MILESTONES = (0.25, 0.5, 0.75)
 
 
@@ -73,7 +69,7 @@ class SoakSite:
 
     def title(self, index: int) -> str:
         rng = random.Random(f"title{index}")
-        return " ".join(rng.choice(_WORDS) for _ in range(8)).capitalize()
+        return " ".join(rng.choice(WORDS) for _ in range(8)).capitalize()
 
     def duplicate_paths(self) -> list[str]:
         return [f"{self.article_path(i)}?utm_source=archive" for i in range(self.duplicates)]
@@ -128,7 +124,7 @@ class SoakSite:
         title = self.title(index)
 
         def sentence() -> str:
-            words = [rng.choice(_WORDS) for _ in range(rng.randint(8, 22))]
+            words = [rng.choice(WORDS) for _ in range(rng.randint(8, 22))]
             return " ".join(words).capitalize() + rng.choice([".", ".", ".", "?", "!"])
 
         paragraphs = "".join(

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
+from bench.filler import WORDS
 from support.server import BacklogServer, LoopbackServer
 
 HTML = "text/html; charset=utf-8"
@@ -139,23 +140,16 @@ FAULTS: tuple[Fault, ...] = (
 BY_PATH = {fault.path: fault for fault in FAULTS}
 LOOP_B = f"{DAY}redirect-loop-second-page.html"
 
-_WORDS = (
-    "council river market school bridge winter library harvest station museum festival "
-    "volunteers residents budget weather road train harbour village garden report mayor "
-    "students teachers farmers workers visitors families said would could after before "
-    "during because while although the a of to and in on for with at by from about"
-).split()
-
 
 def article_html(seed: str) -> bytes:
     """A plausible article page, different for every seed (so no two bodies are duplicates)."""
     rng = random.Random(seed)
 
     def sentence() -> str:
-        words = [rng.choice(_WORDS) for _ in range(rng.randint(8, 20))]
+        words = [rng.choice(WORDS) for _ in range(rng.randint(8, 20))]
         return " ".join(words).capitalize() + "."
 
-    title = " ".join(rng.choice(_WORDS) for _ in range(7)).capitalize()
+    title = " ".join(rng.choice(WORDS) for _ in range(7)).capitalize()
     paragraphs = "".join(
         "<p>" + " ".join(sentence() for _ in range(rng.randint(3, 6))) + "</p>\n" for _ in range(8)
     )
