@@ -5,13 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from newsspider.extraction.scoring import ContainerChoice
-from newsspider.extraction.segments import HEADING_TAGS, PageSegments, Segment
+from newsspider.extraction.segments import HEADING_TAGS, SUBHEADING_TAGS, PageSegments, Segment
 
 MAX_LINK_DENSITY = 0.5
 # A sibling of the container joins the body when it is at least this share of the container's
 # score: articles split into several sibling blocks (lead, body, continuation) are common.
 SIBLING_SHARE = 0.25
-_SUBHEADING_TAGS = frozenset({"h2", "h3", "h4", "h5", "h6"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +41,7 @@ def _is_heading_block(page: PageSegments, block_id: int) -> bool:
     if block_id < 0:
         return False
     block = page.blocks[block_id]
-    return block.tag in _SUBHEADING_TAGS and block.signal >= 0
+    return block.tag in SUBHEADING_TAGS and block.signal >= 0
 
 
 def _sibling_roots(page: PageSegments, choice: ContainerChoice) -> list[int]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from newsspider.extraction.segments import PageSegments
+from newsspider.extraction.segments import SUBHEADING_TAGS, PageSegments
 
 _ERROR_PHRASES = re.compile(
     r"\b(?:404|410|page not found|not found|no longer available|does not exist|doesn't exist"
@@ -28,7 +28,6 @@ _LOGIN_PHRASES = re.compile(
     r"|anmelden|connexion|iniciar sesión|accedi)\b|войти|вход в|登录|登入|ログイン|로그인",
     re.IGNORECASE,
 )
-_SUBHEADINGS = frozenset(("h2", "h3", "h4"))
 #: A page with a password field is a login page only below this much body text.
 LOGIN_FORM_MAX_CHARS = 300
 
@@ -132,7 +131,7 @@ def body_shape(page: PageSegments, segment_ids: tuple[int, ...], container: int)
     inside_chars = sum(s.chars for s in inside) or 1
     # Segment ids count in document order: the span's missing ids are the skipped pieces.
     skipped = max(segment_ids) - min(segment_ids) + 1 - len(segment_ids) if segment_ids else 0
-    headings = sum(1 for i in segment_ids if segments[i].tag in _SUBHEADINGS)
+    headings = sum(1 for i in segment_ids if segments[i].tag in SUBHEADING_TAGS)
     return BodyShape(
         chars=chars,
         paragraphs=paragraphs,

@@ -23,6 +23,8 @@ BLOCK_TAGS = frozenset(
     pre section summary table tbody td tfoot th thead tr ul caption""".split()
 )
 HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+#: Headings inside an article (the h1 is its headline).
+SUBHEADING_TAGS = HEADING_TAGS - {"h1"}
 # Page regions that are boilerplate by their HTML5 role.
 _BOILERPLATE_TAGS = frozenset({"nav", "aside", "footer", "menu"})
 
