@@ -13,16 +13,15 @@ import random
 import socket
 import struct
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from bench.filler import WORDS
-from support.server import BacklogServer, LoopbackServer
+from support.server import HTML, BacklogServer, LoopbackServer, QuietHandler
 
-HTML = "text/html; charset=utf-8"
 DAY = "/2026/03/05/"
 
 #: Settings the fault crawl runs with: short limits, so every fault shows up within seconds.
@@ -203,7 +202,7 @@ class FaultServer(LoopbackServer):
     def _handler_class(self) -> type[BaseHTTPRequestHandler]:
         server = self
 
-        class Handler(BaseHTTPRequestHandler):
+        class Handler(QuietHandler):
             protocol_version = "HTTP/1.1"
             disable_nagle_algorithm = True
 
@@ -265,28 +264,6 @@ class FaultServer(LoopbackServer):
                 self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, linger)
                 server._httpd.resets.add(self.connection.fileno())
                 self.close_connection = True
-
-            def _send(
-                self,
-                status: int,
-                body: bytes,
-                content_type: str | None = HTML,
-                headers: Mapping[str, str] | None = None,
-                length: int | None = None,
-            ) -> None:
-                self.send_response(status)
-                if content_type:
-                    self.send_header("Content-Type", content_type)
-                for name, value in (headers or {}).items():
-                    self.send_header(name, value)
-                self.send_header("Content-Length", str(len(body) if length is None else length))
-                self.end_headers()
-                self.wfile.write(body)
-                if length is not None and length > len(body):
-                    self.close_connection = True  # the rest never comes
-
-            def log_message(self, format: str, *args: object) -> None:
-                pass
 
         return Handler
 

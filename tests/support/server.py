@@ -81,6 +81,33 @@ ROUTES: dict[str, Route] = {
 }
 
 
+class QuietHandler(BaseHTTPRequestHandler):
+    """A request handler with one way to answer and no log lines in the test output."""
+
+    def _send(
+        self,
+        status: int,
+        body: bytes,
+        content_type: str | None = HTML,
+        headers: Mapping[str, str] | None = None,
+        length: int | None = None,
+    ) -> None:
+        """Answer with `body`; a `length` above its size announces bytes that never come."""
+        self.send_response(status)
+        if content_type:
+            self.send_header("Content-Type", content_type)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(body) if length is None else length))
+        self.end_headers()
+        self.wfile.write(body)
+        if length is not None and length > len(body):
+            self.close_connection = True
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass  # keep pytest output clean
+
+
 class BacklogServer(ThreadingHTTPServer):
     # socketserver's default backlog of 5 drops SYNs under 16 concurrent connects; the 1 s
     # SYN retransmit would then look like a download timeout.
@@ -132,7 +159,7 @@ class SiteServer(LoopbackServer):
     def _handler_class(self) -> type[BaseHTTPRequestHandler]:
         server = self
 
-        class Handler(BaseHTTPRequestHandler):
+        class Handler(QuietHandler):
             protocol_version = "HTTP/1.1"
             disable_nagle_algorithm = True  # no 40 ms delayed-ACK stalls on keep-alive
 
@@ -153,25 +180,6 @@ class SiteServer(LoopbackServer):
                         body = gzip.compress(body)
                         headers["Content-Encoding"] = "gzip"
                     self._send(route.status, body, route.content_type, headers)
-
-            def _send(
-                self,
-                status: int,
-                body: bytes,
-                content_type: str | None,
-                headers: Mapping[str, str] | None = None,
-            ) -> None:
-                self.send_response(status)
-                if content_type:
-                    self.send_header("Content-Type", content_type)
-                for name, value in (headers or {}).items():
-                    self.send_header(name, value)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, format: str, *args: object) -> None:
-                pass  # keep pytest output clean
 
         return Handler
 
