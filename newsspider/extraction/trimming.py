@@ -15,13 +15,14 @@ import re
 from collections.abc import Sequence
 
 from newsspider.extraction.assembly import BodySelection
+from newsspider.extraction.scoring import effective_chars
 from newsspider.extraction.segments import HEADING_TAGS, PageSegments, Segment
 
 #: A dateline or byline is short: at most this many effective characters (CJK counted 3x).
 MAX_EDGE_LINE = 100
-#: Shorter trailing lines without sentence punctuation are widgets ("comments", "首赞",
-#: "阅读 (42万)", "Advertisement", "分享到："), not the article's last words.
-MAX_TRAILING_CRUMB = 20
+#: Trailing lines this short (effective characters) without sentence punctuation are widgets
+#: ("comments", "首赞", "阅读 (42万)", "Advertisement", "分享到："), not the article's last words.
+MAX_TRAILING_CRUMB = 19
 #: Author names shorter than this could match inside any word.
 MIN_AUTHOR_NAME = 4
 _SENTENCE_ENDS = (".", "。", "!", "?", "！", "？")
@@ -37,30 +38,24 @@ def _squash(text: str) -> str:
     return "".join(ch for ch in text.casefold() if ch.isalnum())
 
 
-def _repeats_headline(segment: Segment, headline: str | None) -> bool:
-    # The h1 never reaches the body; an h2-h6 (or a styled line) repeating it does.
-    return bool(headline) and _squash(segment.text) == _squash(headline or "")
+def _short_non_sentence(segment: Segment, limit: float) -> bool:
+    """A line of text (not a heading) of at most `limit` effective characters that does not end
+    a sentence."""
+    if segment.tag in HEADING_TAGS or effective_chars(segment) > limit:
+        return False
+    return not segment.text.rstrip().endswith(_SENTENCE_ENDS)
 
 
 def _is_metadata_line(segment: Segment, author_names: Sequence[str]) -> bool:
     """A short, sentence-less line carrying a date, a time or one of the page's authors."""
-    if segment.tag in HEADING_TAGS:
+    if not _short_non_sentence(segment, MAX_EDGE_LINE):
         return False
-    text = segment.text.rstrip()
-    if segment.chars + 2 * segment.dense_chars > MAX_EDGE_LINE or text.endswith(_SENTENCE_ENDS):
-        return False
-    folded = text.casefold()
-    if any(name in folded for name in author_names):
-        return True
-    return _DATE_OR_TIME.search(text) is not None
+    folded = segment.text.casefold()
+    return any(name in folded for name in author_names) or bool(_DATE_OR_TIME.search(segment.text))
 
 
 def _is_trailing_crumb(segment: Segment) -> bool:
-    if segment.tag in HEADING_TAGS:
-        return False
-    text = segment.text.rstrip()
-    short = segment.chars + 2 * segment.dense_chars < MAX_TRAILING_CRUMB
-    return short and not text.endswith(_SENTENCE_ENDS)
+    return _short_non_sentence(segment, MAX_TRAILING_CRUMB)
 
 
 def trim_edges(
@@ -73,9 +68,12 @@ def trim_edges(
     ids = list(selection.segment_ids)
     segments = page.segments
     names = [a.casefold() for a in authors if len(a) >= MIN_AUTHOR_NAME]
+    # The h1 never reaches the body; an h2-h6 (or a styled line) repeating it does.
+    squashed_headline = _squash(headline) if headline else None
     # Always leave one segment: a body that is only a dateline is still what the page has.
     while len(ids) > 1 and (
-        _repeats_headline(segments[ids[0]], headline) or _is_metadata_line(segments[ids[0]], names)
+        _squash(segments[ids[0]].text) == squashed_headline
+        or _is_metadata_line(segments[ids[0]], names)
     ):
         ids.pop(0)
     while len(ids) > 1 and (
