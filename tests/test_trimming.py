@@ -145,3 +145,16 @@ def test_sub_headings_join_with_the_sibling_paragraphs_they_introduce() -> None:
     assert [line for line in lines if line.startswith("Deal")] == [
         f"Deal {n}: a cheaper tram pass" for n in range(4)
     ]
+
+
+def test_a_widget_with_many_blocks_but_little_prose_is_not_the_layout() -> None:
+    # A call-to-action box under a short article lists the staff, one short line each: it holds
+    # most of the container's blocks, but not half its prose, so its "widget" class counts.
+    staff = "".join(f"<li>Ed {n}</li>" for n in range(30))
+    appeal = "Support our newsroom so we can keep reporting for you and for everyone else."
+    page = (
+        f"<html><body><nav><ul>{_MENU}</ul></nav><div class='content'>{_paragraphs()}"
+        f"<div class='zone-widget cta-letter'><h5>A word to our readers</h5><p>{appeal}</p>"
+        f"<ul>{staff}</ul></div></div><footer><ul>{_MENU}</ul></footer></body></html>"
+    )
+    assert extract(page).body.splitlines() == PARAGRAPHS

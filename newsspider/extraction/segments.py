@@ -189,17 +189,16 @@ class PageSegments:
 
         ("has-sidebar" on <body>, an off-canvas "menu-wrapper" or a "widget-container" around
         the whole article.) A footer can hold most of a short page's prose, but not most of
-        its structure, hence the two measures.
+        its structure; a call-to-action box listing forty staff names can hold most of a short
+        article's structure, but not half its prose. Hence the two measures.
         """
         blocks = self.blocks
         inner = blocks[block_id].end - block_id + 1
         outer = blocks[around].end - around + 1
-        if inner >= WRAPPER_BLOCK_SHARE * outer:
+        prose, around_prose = self.prose[block_id], self.prose[around]
+        if inner >= WRAPPER_BLOCK_SHARE * outer and prose >= WRAPPER_HALF_PROSE * around_prose:
             return True
-        return (
-            blocks[block_id].signal != OVERLAY
-            and self.prose[block_id] >= WRAPPER_PROSE_SHARE * self.prose[around]
-        )
+        return blocks[block_id].signal != OVERLAY and prose >= WRAPPER_PROSE_SHARE * around_prose
 
 
 # Stands for <br> inside collected text; the parser has already removed every control character.
@@ -403,7 +402,10 @@ def segment_page(root: etree._Element) -> PageSegments:
     return page
 
 
+#: A furniture-named block is the layout around the article when it holds this share of the
+#: blocks and WRAPPER_HALF_PROSE of the prose, or WRAPPER_PROSE_SHARE of the prose alone.
 WRAPPER_BLOCK_SHARE = 0.5
+WRAPPER_HALF_PROSE = 0.5
 WRAPPER_PROSE_SHARE = 0.75
 #: A caption is a line or two under a picture. A "caption" or "credit" word on a block with
 #: more prose than this names something else ("creditCardProductModule" around a whole story).
