@@ -23,6 +23,10 @@ from newsspider.extraction.segments import (
 # A segment pays a fixed cost: menus and bylines are many short blocks, prose a few long ones.
 SEGMENT_COST = 10.0
 LINK_PENALTY = 3.5
+# A link inside a sentence is a citation, not navigation: a segment with punctuation and few
+# link characters pays less for them than a link list does.
+INLINE_LINK_SHARE = 0.3
+INLINE_LINK_PENALTY = 2.0
 BOILERPLATE_FACTOR = 0.0
 _CELL_TAGS = frozenset({"td", "th"})
 _CELL_COST = SEGMENT_COST * 0.3
@@ -49,7 +53,9 @@ def segment_value(segment: Segment) -> float:
     punctuation_bonus = min(segment.punctuation, 1 + text / 40) * 10.0
     # Table cells are data, not lines of page furniture: they pay a smaller share of the cost.
     cost = _CELL_COST if segment.tag in _CELL_TAGS else SEGMENT_COST
-    value = text + punctuation_bonus - LINK_PENALTY * links - cost
+    inline = segment.punctuation > 0 and link_chars < INLINE_LINK_SHARE * chars
+    link_penalty = INLINE_LINK_PENALTY if inline else LINK_PENALTY
+    value = text + punctuation_bonus - link_penalty * links - cost
     if value > 0 and segment.in_boilerplate:
         value *= BOILERPLATE_FACTOR
     return value
