@@ -67,3 +67,45 @@ def test_an_article_citing_its_sources_inline_beats_its_list_of_notes() -> None:
     )
     body = extract(page).body
     assert body.startswith("The harbour wall was first built in 1854")
+
+
+def test_the_pages_main_region_holds_the_article_against_a_longer_text_outside() -> None:
+    # A consent notice rendered after the footer, its classes hashed, outweighs the short
+    # report; the page's <main> says where the content is.
+    report = [
+        "The home side won the pairs final on Saturday night without losing a single heat.",
+        "Their riders beat the defending champions by four points in the last race.",
+    ]
+    notice = "".join(
+        f"<p>We and our {n} trusted partners store and read information on your device, measure "
+        "the performance of content and advertising, and build profiles to personalise both.</p>"
+        for n in range(2)
+    )
+    menu = "".join(f"<li><a href='/s{n}'>Speedway section {n}</a></li>" for n in range(12))
+    page = (
+        f"<html><body><div class='layout'><header><ul>{menu}</ul></header>"
+        "<main><article><h1>Pairs final</h1>"
+        + "".join(f"<p>{line}</p>" for line in report)
+        + f"</article></main><footer><ul>{menu}</ul></footer></div>"
+        + "<div class='x7f2q'><div class='k2m9a'><h3>We value your privacy</h3>"
+        + f"{notice}</div></div>"
+        + "</body></html>"
+    )
+    assert extract(page).body.splitlines() == report
+
+
+def test_blocks_beside_the_main_region_do_not_join_it() -> None:
+    # <main> is the container: a long text beside it (a sibling under <body>) is outside the
+    # page's content by the page's own account, however well it scores.
+    article = "".join(f"<p>{CITED_PARAGRAPHS[n].split('<a')[0]}and more.</p>" for n in range(3))
+    aside_text = "".join(
+        f"<p>Paragraph {n} of a long essay that the page shows beside its main content.</p>"
+        for n in range(2)
+    )
+    page = (
+        f"<html><body><main>{article * 2}</main><div class='k2m9a'>{aside_text}</div>"
+        "</body></html>"
+    )
+    body = extract(page).body
+    assert body.startswith("The harbour wall was")
+    assert "long essay" not in body

@@ -47,7 +47,8 @@ def _is_heading_block(page: PageSegments, block_id: int) -> bool:
 def _sibling_roots(page: PageSegments, choice: ContainerChoice) -> list[int]:
     blocks = page.blocks
     container = blocks[choice.block]
-    if container.parent < 0 or choice.score <= 0:
+    # The page's <main> holds all of its content: what lies beside it is not the article.
+    if container.parent < 0 or choice.score <= 0 or container.main_region:
         return [choice.block]
     threshold = choice.score * SIBLING_SHARE
     roots: list[int] = []

@@ -33,6 +33,10 @@ _CELL_COST = SEGMENT_COST * 0.3
 #: A teaser is a linked headline with a line or two of summary; more prose than this under one
 #: headline is an article, whatever links its heading carries.
 TEASER_MAX_PROSE = 600
+#: A page that marks one region as its main content (<main>, role="main") keeps its article
+#: there: blocks inside it score this many times their value when the container is chosen, so
+#: a consent text, a pay-wall dialog or a transcript outside needs a far larger score to win.
+MAIN_REGION_WEIGHT = 3.0
 #: A listing repeats the teaser pattern: at least this many sibling items.
 TEASER_MIN_ITEMS = 3
 
@@ -162,6 +166,19 @@ def _mark_furniture(page: PageSegments) -> None:
         segment.in_boilerplate = blocks[segment.owner].furniture
 
 
+def _weigh_main_region(page: PageSegments, adjusted: list[float]) -> list[float]:
+    blocks = page.blocks
+    regions = [block_id for block_id, node in enumerate(blocks) if node.main_region]
+    if len(regions) != 1:  # none, or a page that nests several documents
+        return adjusted
+    weighed = list(adjusted)
+    region = regions[0]
+    for block_id in range(region, blocks[region].end + 1):
+        if weighed[block_id] > 0:
+            weighed[block_id] *= MAIN_REGION_WEIGHT
+    return weighed
+
+
 def choose_container(page: PageSegments) -> ContainerChoice | None:
     """The block whose subtree has the largest total segment value."""
     blocks = page.blocks
@@ -180,7 +197,7 @@ def choose_container(page: PageSegments) -> ContainerChoice | None:
             adjusted[block_id] = min(scores[block_id], 0.0) - 1.0
         elif node.declared_body and scores[block_id] > 0:
             adjusted[block_id] = scores[block_id] * 1.5
-    best = max(range(len(blocks)), key=adjusted.__getitem__)
+    best = max(range(len(blocks)), key=_weigh_main_region(page, adjusted).__getitem__)
     ancestors = set()
     block_id = best
     while block_id >= 0:

@@ -144,6 +144,8 @@ class BlockNode:
     end: int = -1  # last block id inside this one (inclusive)
     #: itemprop="articleBody" and the like: the page says this is the article.
     declared_body: bool = False
+    #: <main> or role="main": the page says its main content is in here.
+    main_region: bool = False
     #: This block or one of its ancestors is page furniture.
     furniture: bool = False
     #: Opened by a furniture heading ("You may also like"): furniture even inside the article.
@@ -248,12 +250,14 @@ def _attributed_block(
         or tag in _BOILERPLATE_TAGS
     ):
         signal = min(signal, STRONG_FURNITURE)
-    if attrs.get("aria-modal") == "true" or attrs.get("role") in _DIALOG_ROLES:
+    role = attrs.get("role")
+    if attrs.get("aria-modal") == "true" or role in _DIALOG_ROLES:
         signal = OVERLAY
     # The block's own caption mark; inheritance is settled once sizes are known.
     node = BlockNode(element, tag, parent, signal)
     node.caption = caption or tag in _CAPTION_TAGS
     node.declared_body = attrs.get("itemprop") == "articleBody"
+    node.main_region = tag == "main" or role == "main"
     return node
 
 
@@ -367,6 +371,7 @@ def segment_page(root: etree._Element) -> PageSegments:
             else:
                 node = BlockNode(element, tag, stack[-1] if stack else -1, _TAG_SIGNAL.get(tag, 0))
                 node.caption = tag in _CAPTION_TAGS
+                node.main_region = tag == "main"
             stack.append(len(blocks))
             blocks.append(node)
             if tag == "pre":
