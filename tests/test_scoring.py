@@ -103,8 +103,7 @@ def test_blocks_beside_the_main_region_do_not_join_it() -> None:
         for n in range(2)
     )
     page = (
-        f"<html><body><main>{article * 2}</main><div class='k2m9a'>{aside_text}</div>"
-        "</body></html>"
+        f"<html><body><main>{article * 2}</main><div class='k2m9a'>{aside_text}</div></body></html>"
     )
     body = extract(page).body
     assert body.startswith("The harbour wall was")
