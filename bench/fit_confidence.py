@@ -83,6 +83,7 @@ def main() -> None:
     _capture_features()
     rows: list[tuple[float, ...]] = []
     labels: list[int] = []
+    corpus_of: list[str] = []
     for name in _CORPORA:
         for page in load_corpus(name, corpora_root(args.corpora)):
             if not page.body:
@@ -94,6 +95,7 @@ def main() -> None:
             f1 = page_f1(shingle_match(page.body, article.body))
             rows.append(_captured[-1])
             labels.append(int(f1 >= 0.8))
+            corpus_of.append(name)
     print(f"{len(rows)} pages, {sum(labels)} good")
     order = list(range(len(rows)))
     random.Random(7).shuffle(order)
@@ -106,6 +108,11 @@ def main() -> None:
         for i in test:
             predictions[i] = _predict(weights, rows[i])
     print(f"5-fold cross-validated AUROC: {auroc(predictions, [bool(y) for y in labels])}")
+    # Per corpus too, so a gain on one corpus cannot hide a loss on another.
+    for name in _CORPORA:
+        mine = [i for i, corpus in enumerate(corpus_of) if corpus == name]
+        score = auroc([predictions[i] for i in mine], [bool(labels[i]) for i in mine])
+        print(f"  {name:28s} {len(mine):4d} pages  CV AUROC {score}")
     weights = _fit(rows, labels)
     names = ("intercept", *FEATURE_NAMES)
     for name, weight in zip(names, weights, strict=True):

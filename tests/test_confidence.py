@@ -13,7 +13,7 @@ from newsspider.extraction.confidence import (
     confidence_features,
     score_confidence,
 )
-from newsspider.extraction.pagetype import BodyShape, body_shape
+from newsspider.extraction.pagetype import BodyShape, body_shape, tag_ratio_agreement
 from newsspider.extraction.segments import PageSegments, segment_page
 
 PARAGRAPH = (
@@ -86,8 +86,37 @@ def test_a_body_of_headings_is_trusted_less() -> None:
     assert _confidence(_shape(heading_share=0.5)) < _confidence(_shape(heading_share=0.0))
 
 
-def test_a_body_that_dominates_the_page_is_trusted_more() -> None:
-    assert _confidence(_shape(body_share=0.9)) > _confidence(_shape(body_share=0.2))
+def test_a_body_that_agrees_with_the_dense_lines_is_trusted_more() -> None:
+    assert _confidence(_shape(tag_ratio_agreement=0.9)) > _confidence(
+        _shape(tag_ratio_agreement=0.2)
+    )
+
+
+def _article_with_furniture() -> PageSegments:
+    story = "".join(f"<p>{PARAGRAPH} {n}</p>" for n in range(6))
+    menu = "".join(f'<li><a href="/s{n}">Section {n}</a></li>' for n in range(12))
+    return _page(f"<ul>{menu}</ul><div>{story}</div><p>Copyright notice</p>")
+
+
+def test_tag_ratio_agreement_is_high_for_the_running_text() -> None:
+    page = _article_with_furniture()
+    shape = body_shape(page, _ids_containing(page, PARAGRAPH), container=0)
+    assert shape.tag_ratio_agreement > 0.9
+
+
+def test_tag_ratio_agreement_is_low_for_a_fragment_of_the_text() -> None:
+    page = _article_with_furniture()
+    fragment = _ids_containing(page, f"{PARAGRAPH} 5")
+    assert body_shape(page, fragment, container=0).tag_ratio_agreement < 0.3
+    menu = _ids_containing(page, "Section")
+    # Smoothing may lift the menu item next to the story, hardly more.
+    assert body_shape(page, menu, container=0).tag_ratio_agreement < 0.05
+
+
+def test_tag_ratio_agreement_on_a_one_segment_page() -> None:
+    page = _page(f"<p>{PARAGRAPH}</p>")
+    assert tag_ratio_agreement(page, (0,), 100) >= 0.0
+    assert tag_ratio_agreement(page, (), 0) == 0.0
 
 
 def test_non_article_pages_are_capped() -> None:

@@ -1,12 +1,14 @@
 """How far to trust an extraction: a logistic score over a few measures of the result.
 
 The features say whether the body looks like an article's running text (length, paragraphs,
-punctuation), whether it dominates the page (its share of the page's prose), whether its
-container is clean (link density), whether the body is one run of text or stitched around many
-skipped pieces, whether it is mostly headings, and whether the page's own metadata agrees
-(structured data says "article"; JSON-LD ``articleBody`` overlaps the body). Weights were fitted by
-``python -m bench.fit_confidence`` (logistic regression, labels "body F1 >= 0.8") on the
-development corpora; the features are plain so the weights stay explainable.
+punctuation), whether it agrees with a second opinion on where the page's text is (its overlap
+with the lines CETR's smoothed text-to-tag ratio marks dense, computed on the same segments; this
+also says whether the body dominates the page's prose, so the plain prose share is no longer a
+feature), whether its container is clean (link density), whether the body is one run of text or
+stitched around many skipped pieces, whether it is mostly headings, and whether the page's own
+metadata agrees (structured data says "article"; JSON-LD ``articleBody`` overlaps the body).
+Weights were fitted by ``python -m bench.fit_confidence`` (logistic regression, labels "body F1
+>= 0.8") on the development corpora; the features are plain so the weights stay explainable.
 """
 
 from __future__ import annotations
@@ -19,28 +21,28 @@ FEATURE_NAMES = (
     "log_chars",
     "paragraphs",
     "punctuation_per_100",
-    "body_share",
     "container_link_density",
     "article_hint",
     "structured_body_agreement",
     "runner_up_ratio",
     "log_skipped_inside",
     "heading_share",
+    "tag_ratio_agreement",
 )
 
 # Intercept first, then one weight per feature, in FEATURE_NAMES order.
 WEIGHTS = (
-    -0.0830,
-    0.2772,
-    0.1213,
-    -0.0973,
-    1.4375,
-    -2.0727,
-    0.4311,
-    0.4418,
-    -3.3543,
-    -0.8813,
-    -2.4591,
+    -0.0371,
+    0.2046,
+    0.0908,
+    -0.0676,
+    -0.9386,
+    0.5439,
+    0.4965,
+    -2.7237,
+    -0.9319,
+    -2.8274,
+    3.0187,
 )
 # Non-article page types are capped: whatever their text, it is not an article body.
 NON_ARTICLE_CAP = 0.15
@@ -57,7 +59,6 @@ def confidence_features(
         math.log1p(shape.chars),
         float(min(shape.paragraphs, 12)),
         min(punctuation_rate, 6.0),
-        shape.body_share,
         shape.container_link_density,
         0.0 if is_article_hint is None else (1.0 if is_article_hint else -1.0),
         # No articleBody on the page is neutral; a contradicting one is strong evidence.
@@ -65,6 +66,7 @@ def confidence_features(
         min(runner_up_ratio, 1.5),
         math.log1p(shape.skipped_inside),
         shape.heading_share,
+        shape.tag_ratio_agreement,
     )
 
 
