@@ -32,17 +32,17 @@ FEATURE_NAMES = (
 
 # Intercept first, then one weight per feature, in FEATURE_NAMES order.
 WEIGHTS = (
-    -0.0371,
-    0.2046,
-    0.0908,
-    -0.0676,
-    -0.9386,
-    0.5439,
-    0.4965,
-    -2.7237,
-    -0.9319,
-    -2.8274,
-    3.0187,
+    0.2601,
+    0.1030,
+    0.1464,
+    -0.0415,
+    -2.6978,
+    0.4954,
+    0.6485,
+    -1.1016,
+    -1.0777,
+    -2.9314,
+    3.5052,
 )
 # Non-article page types are capped: whatever their text, it is not an article body.
 NON_ARTICLE_CAP = 0.15
