@@ -9,8 +9,8 @@ analogue of the line max-subsequence method).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
-from itertools import chain
 
 from newsspider.extraction.segments import (
     STRONG_FURNITURE,
@@ -50,14 +50,17 @@ def segment_value(segment: Segment) -> float:
     """How much a segment looks like article prose (positive) or furniture (negative)."""
     chars = segment.chars
     link_chars = segment.link_chars
-    scale = effective_chars(segment) / chars if chars else 1.0
+    # Without CJK the scale is exactly 1.0: skip the call (this runs once per segment).
+    scale = effective_chars(segment) / chars if chars and segment.dense_chars else 1.0
     text = (chars - link_chars) * scale
     links = link_chars * scale
     # Sentences end in punctuation; link lists and menus rarely carry any.
-    punctuation_bonus = min(segment.punctuation, 1 + text / 40) * 10.0
+    punctuation = segment.punctuation
+    cap = 1 + text / 40
+    punctuation_bonus = (cap if cap < punctuation else punctuation) * 10.0  # min() as it picks
     # Table cells are data, not lines of page furniture: they pay a smaller share of the cost.
     cost = _CELL_COST if segment.tag in _CELL_TAGS else SEGMENT_COST
-    inline = segment.punctuation > 0 and link_chars < INLINE_LINK_SHARE * chars
+    inline = punctuation > 0 and link_chars < INLINE_LINK_SHARE * chars
     link_penalty = INLINE_LINK_PENALTY if inline else LINK_PENALTY
     value = text + punctuation_bonus - link_penalty * links - cost
     if value > 0 and segment.in_boilerplate:
@@ -186,9 +189,13 @@ def choose_container(page: PageSegments) -> ContainerChoice | None:
         return None
     _mark_furniture(page)
     teaser = teaser_blocks(page)
-    values = tuple(
-        min(segment_value(s), 0.0) if teaser[s.owner] else segment_value(s) for s in page.segments
-    )
+    value_list = list(map(segment_value, page.segments))
+    if True in teaser:
+        for index, segment in enumerate(page.segments):
+            # A teaser's summary can cost the page's score but never add to it.
+            if teaser[segment.owner] and value_list[index] > 0.0:
+                value_list[index] = 0.0
+    values = tuple(value_list)
     scores = _subtree_scores(page, values)
     adjusted = list(scores)
     for block_id, node in enumerate(blocks):
@@ -198,16 +205,13 @@ def choose_container(page: PageSegments) -> ContainerChoice | None:
         elif node.declared_body and scores[block_id] > 0:
             adjusted[block_id] = scores[block_id] * 1.5
     best = max(range(len(blocks)), key=_weigh_main_region(page, adjusted).__getitem__)
-    ancestors = set()
-    block_id = best
+    # Outside the chosen subtree: before it (less its ancestors) or after it. Furniture needs
+    # no test: its adjusted score is at most -1, below the runner-up's floor of 0.0.
+    before = adjusted[:best]
+    block_id = blocks[best].parent
     while block_id >= 0:
-        ancestors.add(block_id)
+        before[block_id] = -math.inf
         block_id = blocks[block_id].parent
-    end = blocks[best].end
-    # Outside the chosen subtree: before it (less its ancestors) or after it.
-    outside = chain(range(best), range(end + 1, len(blocks)))
-    runner_up = max(
-        (adjusted[i] for i in outside if i not in ancestors and not blocks[i].furniture),
-        default=0.0,
-    )
+    after = adjusted[blocks[best].end + 1 :]
+    runner_up = max(max(before, default=0.0), max(after, default=0.0))
     return ContainerChoice(best, scores[best], values, tuple(scores), max(runner_up, 0.0))

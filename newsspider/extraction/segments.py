@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import cast
 
 from lxml import etree
 
@@ -119,16 +118,19 @@ _CACHE_LIMIT = 50_000
 
 def class_meaning(classes: str | None, ident: str | None) -> tuple[int, bool]:
     """(furniture signal, is-caption) of a block's class and id attributes."""
-    key = (classes, ident)
-    meaning = _attribute_cache.get(key)
-    if meaning is None:
-        class_words = attribute_tokens(classes) if classes else frozenset()
-        tokens = class_words | attribute_tokens(ident) if ident else class_words
-        # Caption from the class only: "caption" in an id names a slot more often than text.
-        meaning = (_signal_of(tokens), not CAPTION_TOKENS.isdisjoint(class_words))
-        if len(_attribute_cache) > _CACHE_LIMIT:
-            _attribute_cache.clear()
-        _attribute_cache[key] = meaning
+    meaning = _attribute_cache.get((classes, ident))
+    return _class_meaning(classes, ident) if meaning is None else meaning
+
+
+def _class_meaning(classes: str | None, ident: str | None) -> tuple[int, bool]:
+    """`class_meaning` on a cache miss: work it out and remember it."""
+    class_words = attribute_tokens(classes) if classes else frozenset()
+    tokens = class_words | attribute_tokens(ident) if ident else class_words
+    # Caption from the class only: "caption" in an id names a slot more often than text.
+    meaning = (_signal_of(tokens), not CAPTION_TOKENS.isdisjoint(class_words))
+    if len(_attribute_cache) > _CACHE_LIMIT:
+        _attribute_cache.clear()
+    _attribute_cache[(classes, ident)] = meaning
     return meaning
 
 
@@ -228,36 +230,56 @@ def _hidden_style(style: str) -> bool:
 
 
 _TAG_SIGNAL = dict.fromkeys(_BOILERPLATE_TAGS, STRONG_FURNITURE)
+_CLASS_OR_ID = frozenset({"class", "id"})
 
 
 def _attributed_block(
-    element: etree._Element, tag: str, parent: int, attrs: dict[str, str]
+    element: etree._Element, tag: str, parent: int, items: list[tuple[str, str]]
 ) -> BlockNode:
     """A block's furniture signal and caption mark from its tag and attributes."""
-    classes = attrs.get("class")
-    ident = attrs.get("id")
+    name, value = items[0]
+    attrs: dict[str, str] | None = None
+    if len(items) == 1 and name in _CLASS_OR_ID:
+        # The commonest block: a lone class or id, no dict needed and no other attribute.
+        classes = value if name == "class" else None
+        ident = value if name == "id" else None
+    else:
+        attrs = dict(items)
+        classes = attrs.get("class")
+        ident = attrs.get("id")
     if tag in _PAGE_TAGS or (classes is None and ident is None):
         # <html>/<body> classes describe page state ("has-sidebar", feature flags).
         signal, caption = 0, False
     else:
-        signal, caption = class_meaning(classes, ident)
-    style = attrs.get("style")
-    # Hidden blocks are furniture unless they wrap the page's prose: some sites (WeChat) hide
-    # the whole article until a script reveals it.
-    if (
-        (style is not None and _hidden_style(style))
-        or "hidden" in attrs
-        or tag in _BOILERPLATE_TAGS
-    ):
+        # `class_meaning` with its cache lookup inline: most blocks hit the cache.
+        meaning = _attribute_cache.get((classes, ident))
+        signal, caption = _class_meaning(classes, ident) if meaning is None else meaning
+    hidden = tag in _BOILERPLATE_TAGS
+    overlay = declared_body = False
+    role = None
+    # Most blocks carry only a class and/or an id: then none of the rarer attributes is there.
+    if attrs is not None and len(attrs) > (classes is not None) + (ident is not None):
+        style = attrs.get("style")
+        # Hidden blocks are furniture unless they wrap the page's prose: some sites (WeChat)
+        # hide the whole article until a script reveals it.
+        hidden = hidden or (style is not None and _hidden_style(style)) or "hidden" in attrs
+        role = attrs.get("role")
+        overlay = attrs.get("aria-modal") == "true" or role in _DIALOG_ROLES
+        declared_body = attrs.get("itemprop") == "articleBody"
+    if hidden:
         signal = min(signal, STRONG_FURNITURE)
-    role = attrs.get("role")
-    if attrs.get("aria-modal") == "true" or role in _DIALOG_ROLES:
+    if overlay:
         signal = OVERLAY
-    # The block's own caption mark; inheritance is settled once sizes are known.
+    # Positional arguments, then only the flags that are set: a keyword argument makes the
+    # call almost twice as costly, and most blocks keep the defaults.
     node = BlockNode(element, tag, parent, signal)
-    node.caption = caption or tag in _CAPTION_TAGS
-    node.declared_body = attrs.get("itemprop") == "articleBody"
-    node.main_region = tag == "main" or role == "main"
+    # The block's own caption mark; inheritance is settled once sizes are known.
+    if caption or tag in _CAPTION_TAGS:
+        node.caption = True
+    if declared_body:
+        node.declared_body = True
+    if tag == "main" or role == "main":
+        node.main_region = True
     return node
 
 
@@ -307,7 +329,7 @@ def segment_page(root: etree._Element) -> PageSegments:
                 owner,
                 lines,
                 chars,
-                min(chars, link_chars),
+                link_chars if link_chars < chars else chars,
                 count_punctuation(text),
                 count_dense_script(text),
                 blocks[owner].tag,
@@ -329,14 +351,15 @@ def segment_page(root: etree._Element) -> PageSegments:
                 pieces.clear()
                 link_pieces.clear()
             blocks[own].end = len(blocks) - 1
-            if element.tag == "pre":
+            if pre_depth and blocks[own].tag == "pre":
                 pre_depth -= 1
         elif kind == _LINK:
             link_depth -= 1
         elif kind == _HIDDEN:
             hidden = False
         tail = element.tail
-        if tail:
+        # Blank text before any words only matters inside <pre>: normalising drops it.
+        if tail and (has_text or not tail.isspace() or pre_depth):
             pieces.append(tail)
             if link_depth:
                 link_pieces.append(tail)
@@ -365,13 +388,16 @@ def segment_page(root: etree._Element) -> PageSegments:
                 link_pieces.clear()
             # One C call for all attributes; a quarter of blocks have none at all. (The stubs
             # allow bytes; parsed HTML attributes are always str.)
-            items = cast("list[tuple[str, str]]", element.items())
+            items: list[tuple[str, str]] = element.items()  # type: ignore[assignment]
+            parent_id = stack[-1] if stack else -1
             if items:
-                node = _attributed_block(element, tag, stack[-1] if stack else -1, dict(items))
+                node = _attributed_block(element, tag, parent_id, items)
             else:
-                node = BlockNode(element, tag, stack[-1] if stack else -1, _TAG_SIGNAL.get(tag, 0))
-                node.caption = tag in _CAPTION_TAGS
-                node.main_region = tag == "main"
+                node = BlockNode(element, tag, parent_id, _TAG_SIGNAL.get(tag, 0))
+                if tag in _CAPTION_TAGS:
+                    node.caption = True
+                elif tag == "main":
+                    node.main_region = True
             stack.append(len(blocks))
             blocks.append(node)
             if tag == "pre":
@@ -390,7 +416,8 @@ def segment_page(root: etree._Element) -> PageSegments:
                 continue
         open_kinds.append(kind)
         text = element.text
-        if text:
+        # Blank text before any words only matters inside <pre>: normalising drops it.
+        if text and (has_text or not text.isspace() or pre_depth):
             pieces.append(text)
             if link_depth:
                 link_pieces.append(text)
