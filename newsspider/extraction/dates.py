@@ -207,13 +207,16 @@ class ParsedDate:
         return text + (self.offset or "")
 
 
+_OFFSET_RE = re.compile(r"([+-])(\d{1,2}):?(\d{2})?$")
+
+
 def _offset(tz: str | None) -> str | None:
     if not tz:
         return None
     tz = tz.strip().upper()
     if tz in ("Z", "UTC", "GMT"):
         return "+00:00"
-    m = re.search(r"([+-])(\d{1,2}):?(\d{2})?$", tz)
+    m = _OFFSET_RE.search(tz)
     if not m:
         return None
     hours, minutes = int(m.group(2)), int(m.group(3) or 0)
@@ -837,8 +840,13 @@ def _from_markup(
         if el.tag in _SKIP_TAGS:
             continue
         for text in (el.text, el.tail):
-            # The year test inline: this loop is the hottest in the module.
-            if text and _DATEISH_TEXT.search(text if len(text) <= 160 else text[:40]):
+            # The year test inline: this loop is the hottest in the module. Most texts are
+            # blank (indentation), which has no digit: isspace() is far cheaper than a search.
+            if (
+                text
+                and not text.isspace()
+                and _DATEISH_TEXT.search(text if len(text) <= 160 else text[:40])
+            ):
                 found.add(read(text), 1.0 - i * 0.0005, el, text)
     if not found.items:
         # No date in any text: one in the attributes of a date-ish element

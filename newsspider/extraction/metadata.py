@@ -67,6 +67,8 @@ _NOT_ARTICLE_TYPES = frozenset(
     }
 )  # fmt: skip
 _PAGE_TYPE_RE = re.compile(r"(WebPage|Page)$")
+# "https://schema.org/NewsArticle", "schema:NewsArticle": the type is the last part.
+_TYPE_PREFIX_RE = re.compile(r"[/:#]")
 
 
 @dataclass(slots=True)
@@ -135,7 +137,7 @@ def _types(obj: Mapping[str, Any]) -> list[str]:
     out = []
     for value in values:
         if isinstance(value, str) and value:
-            out.append(re.split(r"[/:#]", value)[-1])
+            out.append(_TYPE_PREFIX_RE.split(value)[-1])
     return out
 
 

@@ -27,6 +27,8 @@ _SEP_RE = re.compile(r"\s+(?:[|\-–—»·•/~@]|::)\s+|\s*(?:\||::|｜)\s*|\s
 _SEP_CJK_RE = re.compile(
     r"\s*_\s*|(?<=[\u3000-\u9fff\uff00-\uffef])-+|-+(?=[\u3000-\u9fff\uff00-\uffef])"
 )
+# Spaces, dots and hyphens do not count when a title part is compared with a site name.
+_SQUASH_RE = re.compile(r"[\s.\-]")
 _PUNCT_EDGES = "\"'“”‘’«»„‚「」『』《》()[]{}<>.,;:!?¡¿-–—|·•*#~_¶ "
 #: Generic second-level labels ("co" in bbc.co.uk): never a site's own name.
 _GENERIC_LABELS = frozenset({"com", "co", "org", "net", "gov", "edu", "ac", "ne", "or", "go"})
@@ -99,9 +101,9 @@ def _is_site_part(part: str, sites: Sequence[str]) -> bool:
     p = _norm(part)
     if not p:
         return True
-    squashed = re.sub(r"[\s.\-]", "", p)
+    squashed = _SQUASH_RE.sub("", p)
     for site in sites:
-        s = re.sub(r"[\s.\-]", "", site)
+        s = _SQUASH_RE.sub("", site)
         if not s:
             continue
         if squashed == s or (len(s) >= 3 and squashed in s):
@@ -119,11 +121,11 @@ def _is_site_name(text: str, sites: Sequence[str]) -> bool:
     Stricter than `_is_site_part`: the name must make up most of the text, so a headline that
     merely mentions the site ("CNN reports ...") is not one.
     """
-    squashed = re.sub(r"[\s.\-]", "", _norm(text))
+    squashed = _SQUASH_RE.sub("", _norm(text))
     if not squashed:
         return True
     for site in sites:
-        s = re.sub(r"[\s.\-]", "", site)
+        s = _SQUASH_RE.sub("", site)
         if len(s) >= 3 and s in squashed and len(s) >= 0.5 * len(squashed):
             return True
     return False
