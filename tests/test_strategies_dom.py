@@ -327,7 +327,7 @@ def test_gne_counts_paragraph_tags_in_its_score() -> None:
     )
     result = STRATEGIES["gne"](inputs)
     assert result is not None
-    container = inputs.page.blocks[result.selection.container].element
+    container = inputs.page.block_elements[result.selection.container]
     assert container.get("id") == "b"
 
 
@@ -393,8 +393,8 @@ def deep_tree() -> Iterator[StrategyInput]:
         chain.pop()
     inputs = StrategyInput(root, segment_page(root))
     yield inputs
-    while inputs.page.blocks:
-        inputs.page.blocks.pop()
+    while inputs.page.block_elements:
+        inputs.page.block_elements.pop()
 
 
 @pytest.mark.parametrize("method", DOM_METHODS)

@@ -118,7 +118,9 @@ def _extract(
         selection, runner_up_ratio = result.selection, result.runner_up_ratio
     text = body_text(page, selection)
     shape = body_shape(page, selection.segment_ids, selection.container)
-    first_h1 = next((s.text for s in page.segments if s.tag == "h1"), None)
+    first_h1 = next(
+        (page.segment(i).text for i, tag in enumerate(page.segment_tags) if tag == "h1"), None
+    )
     signals = page_signals(title_text, password_fields, page, first_h1)
     page_type = classify_page(signals, shape, metadata.is_article_hint)
     agreement = structured_agreement(text, metadata.article_body)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from newsspider.extraction.scoring import ContainerChoice
-from newsspider.extraction.segments import HEADING_TAGS, SUBHEADING_TAGS, PageSegments, Segment
+from newsspider.extraction.segments import HEADING_TAGS, SUBHEADING_TAGS, PageSegments
 
 MAX_LINK_DENSITY = 0.5
 # A sibling of the container joins the body when it is at least this share of the container's
@@ -23,16 +23,18 @@ class BodySelection:
 
 def _furniture_below(page: PageSegments, roots: list[int]) -> list[bool]:
     """Per block: is it, or a block between it and one of the chosen roots, page furniture?"""
-    blocks = page.blocks
-    furniture = [False] * len(blocks)
+    parents = page.block_parents
+    signals = page.block_signals
+    labelled = page.labelled_furniture
+    furniture = [False] * len(parents)
     for root in roots:
-        for block_id in range(root + 1, blocks[root].end + 1):
-            block = blocks[block_id]
-            inherited = furniture[block.parent] if block.parent > root else False
+        for block_id in range(root + 1, page.block_ends[root] + 1):
+            parent = parents[block_id]
+            inherited = furniture[parent] if parent > root else False
             furniture[block_id] = (
                 inherited
-                or block.labelled_furniture
-                or (block.signal < 0 and not page.is_wrapper(block_id, root))
+                or labelled[block_id]
+                or (signals[block_id] < 0 and not page.is_wrapper(block_id, root))
             )
     return furniture
 
@@ -40,26 +42,23 @@ def _furniture_below(page: PageSegments, roots: list[int]) -> list[bool]:
 def _is_heading_block(page: PageSegments, block_id: int) -> bool:
     if block_id < 0:
         return False
-    block = page.blocks[block_id]
-    return block.tag in SUBHEADING_TAGS and block.signal >= 0
+    return page.block_tags[block_id] in SUBHEADING_TAGS and page.block_signals[block_id] >= 0
 
 
 def _sibling_roots(page: PageSegments, choice: ContainerChoice) -> list[int]:
-    blocks = page.blocks
-    container = blocks[choice.block]
+    parent = page.block_parents[choice.block]
     # The page's <main> holds all of its content: what lies beside it is not the article.
-    if container.parent < 0 or choice.score <= 0 or container.main_region:
+    if parent < 0 or choice.score <= 0 or choice.block in page.main_regions:
         return [choice.block]
     threshold = choice.score * SIBLING_SHARE
     roots: list[int] = []
-    parent = container.parent
+    ends = page.block_ends
     block_id = parent + 1
-    end = blocks[parent].end
+    end = ends[parent]
     previous = -1
     while block_id <= end:
-        node = blocks[block_id]
         if block_id == choice.block or (
-            node.signal >= 0 and choice.subtree_scores[block_id] >= threshold
+            page.block_signals[block_id] >= 0 and choice.subtree_scores[block_id] >= threshold
         ):
             # A sub-heading right before a joined block introduces it: "Apple AirPods Pro" over
             # the paragraph about them scores too little to join on its own.
@@ -67,37 +66,39 @@ def _sibling_roots(page: PageSegments, choice: ContainerChoice) -> list[int]:
                 roots.append(previous)
             roots.append(block_id)
         previous = block_id
-        block_id = node.end + 1
+        block_id = ends[block_id] + 1
     return roots
 
 
-def _keep(segment: Segment, value: float, furniture: bool, caption: bool) -> bool:
+def _keep(tag: str, link_density: float, value: float, furniture: bool, caption: bool) -> bool:
     if furniture or caption:
         return False
-    if segment.tag == "h1":
+    if tag == "h1":
         return False  # the headline is the title field, not body text
-    if segment.tag in HEADING_TAGS:
-        return segment.link_density <= MAX_LINK_DENSITY
-    return segment.link_density <= MAX_LINK_DENSITY or value > 0
+    if tag in HEADING_TAGS:
+        return link_density <= MAX_LINK_DENSITY
+    return link_density <= MAX_LINK_DENSITY or value > 0
 
 
 def select_body(page: PageSegments, choice: ContainerChoice) -> BodySelection:
     roots = _sibling_roots(page, choice)
     furniture = _furniture_below(page, roots)
-    in_body = [False] * len(page.blocks)
+    in_body = [False] * len(page.block_tags)
     for root in roots:
-        end = page.blocks[root].end
+        end = page.block_ends[root]
         in_body[root : end + 1] = [True] * (end + 1 - root)
     kept = []
     captions = []
-    for index, segment in enumerate(page.segments):
-        owner = segment.owner
+    block_captions = page.block_captions
+    chars, link_chars, tags = page.segment_chars, page.segment_link_chars, page.segment_tags
+    for index, owner in enumerate(page.segment_owners):
         if not in_body[owner]:
             continue
-        node = page.blocks[owner]
-        if _keep(segment, choice.values[index], furniture[owner], node.caption):
+        caption = block_captions[owner]
+        link_density = link_chars[index] / chars[index] if chars[index] else 0.0
+        if _keep(tags[index], link_density, choice.values[index], furniture[owner], caption):
             kept.append(index)
-        elif node.caption and not furniture[owner] and segment.link_density <= MAX_LINK_DENSITY:
+        elif caption and not furniture[owner] and link_density <= MAX_LINK_DENSITY:
             captions.append(index)
     return BodySelection(choice.block, tuple(kept), tuple(captions))
 
@@ -105,5 +106,5 @@ def select_body(page: PageSegments, choice: ContainerChoice) -> BodySelection:
 def body_text(page: PageSegments, selection: BodySelection) -> str:
     lines: list[str] = []
     for index in selection.segment_ids:
-        lines.extend(page.segments[index].lines)
+        lines.extend(page.segment_lines[index])
     return "\n".join(lines)

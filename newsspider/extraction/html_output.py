@@ -13,13 +13,13 @@ _CELL_TAGS = frozenset({"td", "th"})
 
 
 def _list_tag(page: PageSegments, block_id: int) -> str:
-    parent = page.blocks[block_id].parent
-    return "ol" if parent >= 0 and page.blocks[parent].tag == "ol" else "ul"
+    parent = page.block_parents[block_id]
+    return "ol" if parent >= 0 and page.block_tags[parent] == "ol" else "ul"
 
 
 def _row_of(page: PageSegments, block_id: int) -> int:
-    parent = page.blocks[block_id].parent
-    return parent if parent >= 0 and page.blocks[parent].tag == "tr" else block_id
+    parent = page.block_parents[block_id]
+    return parent if parent >= 0 and page.block_tags[parent] == "tr" else block_id
 
 
 def body_html(
@@ -47,9 +47,9 @@ def body_html(
             open_row = None
 
     for index in ordered:
-        segment = page.segments[index]
-        tag = segment.tag
-        inner = "<br>".join(escape(line, quote=False) for line in segment.lines)
+        tag = page.segment_tags[index]
+        lines = page.segment_lines[index]
+        inner = "<br>".join(escape(line, quote=False) for line in lines)
         if tag != _LIST_ITEM:
             close_list()
         if tag not in _CELL_TAGS:
@@ -57,14 +57,14 @@ def body_html(
         if index in captions:
             out.append(f"<figure><figcaption>{inner}</figcaption></figure>")
         elif tag == _LIST_ITEM:
-            wanted = _list_tag(page, segment.owner)
+            wanted = _list_tag(page, page.segment_owners[index])
             if open_list != wanted:
                 close_list()
                 out.append(f"<{wanted}>")
                 open_list = wanted
             out.append(f"<li>{inner}</li>")
         elif tag in _CELL_TAGS:
-            row = _row_of(page, segment.owner)
+            row = _row_of(page, page.segment_owners[index])
             if not in_table:
                 out.append("<table><tr>")
                 in_table = True
@@ -75,7 +75,7 @@ def body_html(
         elif tag in HEADING_TAGS:
             out.append(f"<{tag}>{inner}</{tag}>")
         elif tag == "pre":
-            out.append(f"<pre>{escape(chr(10).join(segment.lines), quote=False)}</pre>")
+            out.append(f"<pre>{escape(chr(10).join(lines), quote=False)}</pre>")
         elif tag == "blockquote":
             out.append(f"<blockquote><p>{inner}</p></blockquote>")
         else:

@@ -116,34 +116,36 @@ def classify_page(signals: PageSignals, shape: BodyShape, is_article_hint: bool 
 
 
 def body_shape(page: PageSegments, segment_ids: tuple[int, ...], container: int) -> BodyShape:
-    segments = page.segments
+    all_chars = page.segment_chars
+    all_link_chars = page.segment_link_chars
+    dense_chars = page.segment_dense_chars
     chars = 0
     paragraphs = 0
     punctuation = 0
     for index in segment_ids:
-        segment = segments[index]
-        weight = segment.chars + 2 * segment.dense_chars
+        weight = all_chars[index] + 2 * dense_chars[index]
         chars += weight
-        punctuation += segment.punctuation
+        punctuation += page.segment_punctuation[index]
         if weight >= 80:
             paragraphs += 1
-    total = sum(s.chars for s in segments) or 1
-    total_links = sum(s.link_chars for s in segments)
+    total = sum(all_chars) or 1
+    total_links = sum(all_link_chars)
     prose_total = page.prose[0] if page.prose else 0
-    body_prose = sum(segments[i].chars - segments[i].link_chars for i in segment_ids)
-    block = page.blocks[container]
-    inside = [s for s in segments if container <= s.owner <= block.end]
-    inside_chars = sum(s.chars for s in inside) or 1
+    body_prose = sum(all_chars[i] - all_link_chars[i] for i in segment_ids)
+    end = page.block_ends[container]
+    inside = [i for i, owner in enumerate(page.segment_owners) if container <= owner <= end]
+    inside_chars = sum(all_chars[i] for i in inside) or 1
     # Segment ids count in document order: the span's missing ids are the skipped pieces.
     skipped = max(segment_ids) - min(segment_ids) + 1 - len(segment_ids) if segment_ids else 0
-    headings = sum(1 for i in segment_ids if segments[i].tag in SUBHEADING_TAGS)
+    tags = page.segment_tags
+    headings = sum(1 for i in segment_ids if tags[i] in SUBHEADING_TAGS)
     return BodyShape(
         chars=chars,
         paragraphs=paragraphs,
         punctuation=punctuation,
         body_share=body_prose / prose_total if prose_total else 0.0,
         page_link_density=total_links / total,
-        container_link_density=sum(s.link_chars for s in inside) / inside_chars,
+        container_link_density=sum(all_link_chars[i] for i in inside) / inside_chars,
         skipped_inside=skipped,
         heading_share=headings / len(segment_ids) if segment_ids else 0.0,
         tag_ratio_agreement=tag_ratio_agreement(page, segment_ids, chars),
@@ -167,15 +169,15 @@ def tag_ratio_agreement(page: PageSegments, segment_ids: tuple[int, ...], body_c
     the blocks crossed since the previous segment). `body_chars` is the body's effective
     characters (`BodyShape.chars`), counted the same way as here.
     """
-    segments = page.segments
-    count = len(segments)
+    owners = page.segment_owners
+    chars = page.segment_chars
+    count = len(owners)
     if not count or not body_chars:
         return 0.0
     ratios = []
     previous = -1
-    for segment in segments:
-        owner = segment.owner
-        ratios.append(segment.chars / (2 if owner == previous else 2 + abs(owner - previous)))
+    for owner, owner_chars in zip(owners, chars, strict=True):
+        ratios.append(owner_chars / (2 if owner == previous else 2 + abs(owner - previous)))
         previous = owner
     padded = [0.0, 0.0, *ratios, 0.0, 0.0]
     # Five shifted views of the padded ratios: the shortest has one entry per segment.
@@ -192,16 +194,15 @@ def tag_ratio_agreement(page: PageSegments, segment_ids: tuple[int, ...], body_c
     mean = sum(smoothed) / count
     threshold = DENSE_SPREAD * math.sqrt(sum((v - mean) ** 2 for v in smoothed) / count)
     body = set(segment_ids)
-    blocks = page.blocks
+    captions = page.block_captions
     dense = shared = 0
     for index, value in enumerate(smoothed):
         if value <= threshold:
             continue
-        segment = segments[index]
         # As the line methods' selections: the headline and captions are not running text.
-        if segment.tag == "h1" or blocks[segment.owner].caption:
+        if page.segment_tags[index] == "h1" or captions[owners[index]]:
             continue
-        weight = segment.chars + 2 * segment.dense_chars
+        weight = chars[index] + 2 * page.segment_dense_chars[index]
         dense += weight
         if index in body:
             shared += weight

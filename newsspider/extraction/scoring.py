@@ -46,26 +46,25 @@ def effective_chars(segment: Segment) -> float:
     return segment.chars + 2.0 * segment.dense_chars
 
 
-def segment_value(segment: Segment) -> float:
-    """How much a segment looks like article prose (positive) or furniture (negative)."""
-    chars = segment.chars
-    link_chars = segment.link_chars
-    # Without CJK the scale is exactly 1.0: skip the call (this runs once per segment).
-    scale = effective_chars(segment) / chars if chars and segment.dense_chars else 1.0
+def segment_value(
+    chars: int, link_chars: int, punctuation: int, dense_chars: int, tag: str
+) -> float:
+    """How much a segment looks like article prose (positive) or furniture (negative), before
+    `BOILERPLATE_FACTOR` (see `choose_container`).
+
+    Takes the segment's fields, not a `Segment`: it is mapped over the page's lists."""
+    # Without CJK the scale is exactly 1.0 (as `effective_chars(segment) / chars` otherwise).
+    scale = (chars + 2.0 * dense_chars) / chars if chars and dense_chars else 1.0
     text = (chars - link_chars) * scale
     links = link_chars * scale
     # Sentences end in punctuation; link lists and menus rarely carry any.
-    punctuation = segment.punctuation
     cap = 1 + text / 40
     punctuation_bonus = (cap if cap < punctuation else punctuation) * 10.0  # min() as it picks
     # Table cells are data, not lines of page furniture: they pay a smaller share of the cost.
-    cost = _CELL_COST if segment.tag in _CELL_TAGS else SEGMENT_COST
+    cost = _CELL_COST if tag in _CELL_TAGS else SEGMENT_COST
     inline = punctuation > 0 and link_chars < INLINE_LINK_SHARE * chars
     link_penalty = INLINE_LINK_PENALTY if inline else LINK_PENALTY
-    value = text + punctuation_bonus - link_penalty * links - cost
-    if value > 0 and segment.in_boilerplate:
-        value *= BOILERPLATE_FACTOR
-    return value
+    return text + punctuation_bonus - link_penalty * links - cost
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,44 +85,53 @@ def teaser_blocks(page: PageSegments) -> list[bool]:
     linked headline; when at least `TEASER_MIN_ITEMS` sibling blocks each hold such headlines,
     the summaries under them are a listing, not an article, however well they read.
     """
-    blocks = page.blocks
-    teaser = [False] * len(blocks)
+    parents = page.block_parents
+    teaser = [False] * len(parents)
     headline_owners = [
-        s.owner for s in page.segments if s.tag in TEASER_HEADINGS and s.link_density > 0.5
+        owner
+        for owner, tag, chars, link_chars in zip(
+            page.segment_owners,
+            page.segment_tags,
+            page.segment_chars,
+            page.segment_link_chars,
+            strict=True,
+        )
+        # Mostly link text (an empty segment has no link density).
+        if tag in TEASER_HEADINGS and chars and link_chars / chars > 0.5
     ]
     if len(headline_owners) < TEASER_MIN_ITEMS:
         return teaser
-    headlines = [0] * len(blocks)
+    headlines = [0] * len(parents)
     for owner in headline_owners:
         headlines[owner] += 1
-    for block_id in range(len(blocks) - 1, 0, -1):
-        parent = blocks[block_id].parent
+    for block_id in range(len(parents) - 1, 0, -1):
+        parent = parents[block_id]
         if parent >= 0:
             headlines[parent] += headlines[block_id]
     items: dict[int, list[int]] = {}  # listing block -> its teaser items
     for owner in headline_owners:
         item = owner
-        while blocks[item].parent >= 0 and headlines[blocks[item].parent] == 1:
-            item = blocks[item].parent
-        parent = blocks[item].parent
+        while parents[item] >= 0 and headlines[parents[item]] == 1:
+            item = parents[item]
+        parent = parents[item]
         if parent >= 0 and page.prose[item] <= TEASER_MAX_PROSE:
             items.setdefault(parent, []).append(item)
     for listing_items in items.values():
         if len(listing_items) >= TEASER_MIN_ITEMS:
             for item in listing_items:
-                for block_id in range(item, blocks[item].end + 1):
+                for block_id in range(item, page.block_ends[item] + 1):
                     teaser[block_id] = True
     return teaser
 
 
 def _subtree_scores(page: PageSegments, values: tuple[float, ...]) -> list[float]:
-    blocks = page.blocks
-    scores = [0.0] * len(blocks)
-    for segment, value in zip(page.segments, values, strict=True):
-        scores[segment.owner] += value
+    parents = page.block_parents
+    scores = [0.0] * len(parents)
+    for owner, value in zip(page.segment_owners, values, strict=True):
+        scores[owner] += value
     # Children have larger ids than their parents: one reverse sweep sums every subtree.
-    for block_id in range(len(blocks) - 1, 0, -1):
-        parent = blocks[block_id].parent
+    for block_id in range(len(parents) - 1, 0, -1):
+        parent = parents[block_id]
         if parent >= 0:
             scores[parent] += scores[block_id]
     return scores
@@ -134,49 +142,49 @@ def _mark_labelled_sections(page: PageSegments) -> None:
     run of recommended posts) is that furniture, whatever its own class says, and however much
     prose it holds. A block holding most of the page's structure is a layout wrapper whose first
     heading happens to be furniture, not a labelled section."""
-    blocks = page.blocks
-    segments = page.segments
-    for index, segment in enumerate(segments):
-        if segment.tag not in TEASER_HEADINGS:
+    parents = page.block_parents
+    ends = page.block_ends
+    owners = page.segment_owners
+    for index, tag in enumerate(page.segment_tags):
+        if tag not in TEASER_HEADINGS:
             continue
-        heading = blocks[segment.owner]
-        if heading.signal > STRONG_FURNITURE or heading.parent < 0:
+        heading = owners[index]
+        section = parents[heading]
+        if page.block_signals[heading] > STRONG_FURNITURE or section < 0:
             continue
-        section = heading.parent
-        end = blocks[section].end
+        end = ends[section]
         # A subtree's segments are contiguous in document order: the heading opens the section
         # when the segment before it lies outside.
-        if index > 0 and section <= segments[index - 1].owner <= end:
+        if index > 0 and section <= owners[index - 1] <= end:
             continue
-        if end - section + 1 >= WRAPPER_BLOCK_SHARE * len(blocks):
+        if end - section + 1 >= WRAPPER_BLOCK_SHARE * len(parents):
             continue
-        for block_id in range(section, end + 1):
-            blocks[block_id].furniture = True
-            blocks[block_id].labelled_furniture = True
+        page.block_furniture[section : end + 1] = [True] * (end + 1 - section)
+        page.labelled_furniture[section : end + 1] = [True] * (end + 1 - section)
 
 
 def _mark_furniture(page: PageSegments) -> None:
     """Flag furniture subtrees: strong furniture words or tags, unless the block is a layout
     wrapper around the article (see `PageSegments.is_wrapper`)."""
-    blocks = page.blocks
-    for block_id, node in enumerate(blocks):
-        inherited = node.parent >= 0 and blocks[node.parent].furniture
-        node.furniture = inherited or (
-            node.signal <= STRONG_FURNITURE and not page.is_wrapper(block_id, 0)
+    parents = page.block_parents
+    signals = page.block_signals
+    furniture = page.block_furniture = [False] * len(parents)
+    page.labelled_furniture = [False] * len(parents)
+    # Parents come before children: one forward pass settles inheritance.
+    for block_id, parent in enumerate(parents):
+        furniture[block_id] = (parent >= 0 and furniture[parent]) or (
+            signals[block_id] <= STRONG_FURNITURE and not page.is_wrapper(block_id, 0)
         )
     _mark_labelled_sections(page)
-    for segment in page.segments:
-        segment.in_boilerplate = blocks[segment.owner].furniture
+    page.segment_boilerplate = [furniture[owner] for owner in page.segment_owners]
 
 
 def _weigh_main_region(page: PageSegments, adjusted: list[float]) -> list[float]:
-    blocks = page.blocks
-    regions = [block_id for block_id, node in enumerate(blocks) if node.main_region]
-    if len(regions) != 1:  # none, or a page that nests several documents
+    if len(page.main_regions) != 1:  # none, or a page that nests several documents
         return adjusted
     weighed = list(adjusted)
-    region = regions[0]
-    for block_id in range(region, blocks[region].end + 1):
+    (region,) = page.main_regions
+    for block_id in range(region, page.block_ends[region] + 1):
         if weighed[block_id] > 0:
             weighed[block_id] *= MAIN_REGION_WEIGHT
     return weighed
@@ -184,34 +192,48 @@ def _weigh_main_region(page: PageSegments, adjusted: list[float]) -> list[float]
 
 def choose_container(page: PageSegments) -> ContainerChoice | None:
     """The block whose subtree has the largest total segment value."""
-    blocks = page.blocks
-    if not blocks or not page.segments:
+    parents = page.block_parents
+    if not parents or not page.segment_owners:
         return None
     _mark_furniture(page)
     teaser = teaser_blocks(page)
-    value_list = list(map(segment_value, page.segments))
+    value_list = list(
+        map(
+            segment_value,
+            page.segment_chars,
+            page.segment_link_chars,
+            page.segment_punctuation,
+            page.segment_dense_chars,
+            page.segment_tags,
+        )
+    )
+    boilerplate = page.segment_boilerplate
+    if True in boilerplate:
+        for index, value in enumerate(value_list):
+            if value > 0 and boilerplate[index]:
+                value_list[index] = value * BOILERPLATE_FACTOR
     if True in teaser:
-        for index, segment in enumerate(page.segments):
+        for index, owner in enumerate(page.segment_owners):
             # A teaser's summary can cost the page's score but never add to it.
-            if teaser[segment.owner] and value_list[index] > 0.0:
+            if teaser[owner] and value_list[index] > 0.0:
                 value_list[index] = 0.0
     values = tuple(value_list)
     scores = _subtree_scores(page, values)
     adjusted = list(scores)
-    for block_id, node in enumerate(blocks):
-        if node.furniture:
+    for block_id, furniture in enumerate(page.block_furniture):
+        if furniture:
             # A sidebar full of teasers can outscore a short article; it is never the article.
             adjusted[block_id] = min(scores[block_id], 0.0) - 1.0
-        elif node.declared_body and scores[block_id] > 0:
+        elif block_id in page.declared_bodies and scores[block_id] > 0:
             adjusted[block_id] = scores[block_id] * 1.5
-    best = max(range(len(blocks)), key=_weigh_main_region(page, adjusted).__getitem__)
+    best = max(range(len(parents)), key=_weigh_main_region(page, adjusted).__getitem__)
     # Outside the chosen subtree: before it (less its ancestors) or after it. Furniture needs
     # no test: its adjusted score is at most -1, below the runner-up's floor of 0.0.
     before = adjusted[:best]
-    block_id = blocks[best].parent
+    block_id = parents[best]
     while block_id >= 0:
         before[block_id] = -math.inf
-        block_id = blocks[block_id].parent
-    after = adjusted[blocks[best].end + 1 :]
+        block_id = parents[block_id]
+    after = adjusted[page.block_ends[best] + 1 :]
     runner_up = max(max(before, default=0.0), max(after, default=0.0))
     return ContainerChoice(best, scores[best], values, tuple(scores), max(runner_up, 0.0))

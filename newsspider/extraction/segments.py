@@ -135,30 +135,10 @@ def _class_meaning(classes: str | None, ident: str | None) -> tuple[int, bool]:
 
 
 @dataclass(slots=True)
-class BlockNode:
-    """A block-level element: its place in document order and its class/id signal."""
-
-    element: etree._Element
-    tag: str
-    parent: int  # id of the enclosing block, -1 for the root
-    #: OVERLAY/STRONG_FURNITURE/WEAK_FURNITURE by tag or class/id, +1 article-like class/id, else 0.
-    signal: int
-    end: int = -1  # last block id inside this one (inclusive)
-    #: itemprop="articleBody" and the like: the page says this is the article.
-    declared_body: bool = False
-    #: <main> or role="main": the page says its main content is in here.
-    main_region: bool = False
-    #: This block or one of its ancestors is page furniture.
-    furniture: bool = False
-    #: Opened by a furniture heading ("You may also like"): furniture even inside the article.
-    labelled_furniture: bool = False
-    #: Inside a figure or caption: shown with the article, not part of its running text.
-    caption: bool = False
-
-
-@dataclass(slots=True)
 class Segment:
-    """A run of inline text owned by one block element."""
+    """A run of inline text owned by one block element: one segment's fields together, for code
+    that reads a few segments (`PageSegments.segment`). Loops over every segment read the
+    page's lists."""
 
     owner: int
     lines: list[str]
@@ -181,12 +161,69 @@ class Segment:
 
 @dataclass(slots=True)
 class PageSegments:
-    blocks: list[BlockNode] = field(default_factory=list)
-    segments: list[Segment] = field(default_factory=list)
+    """The page's blocks and segments.
+
+    Block elements and segments are numbered in document order, and each of their properties
+    is a list indexed by id (``block_tags[i]``, ``segment_chars[i]``, ...): an object per block
+    and per segment cost more than the rest of their share of the walk.
+    """
+
+    block_elements: list[etree._Element] = field(default_factory=list)
+    block_tags: list[str] = field(default_factory=list)
+    #: Id of the enclosing block, -1 for the root.
+    block_parents: list[int] = field(default_factory=list)
+    #: OVERLAY/STRONG_FURNITURE/WEAK_FURNITURE by tag or class/id, +1 article-like class/id,
+    #: else 0.
+    block_signals: list[int] = field(default_factory=list)
+    #: Last block id inside each block (inclusive): a subtree is the id range [id, end].
+    block_ends: list[int] = field(default_factory=list)
+    #: Inside a figure or caption: shown with the article, not part of its running text.
+    block_captions: list[bool] = field(default_factory=list)
+    #: itemprop="articleBody" and the like: the page says this block is the article.
+    declared_bodies: set[int] = field(default_factory=set)
+    #: <main> or role="main": the page says its main content is in here.
+    main_regions: set[int] = field(default_factory=set)
+    #: This block or one of its ancestors is page furniture (set by scoring).
+    block_furniture: list[bool] = field(default_factory=list)
+    #: Opened by a furniture heading ("You may also like"): furniture even inside the article
+    #: (set by scoring).
+    labelled_furniture: list[bool] = field(default_factory=list)
+    #: Id of the block element that owns each segment.
+    segment_owners: list[int] = field(default_factory=list)
+    #: Each segment's text, normalised, one string per line (several after <br> or in <pre>).
+    segment_lines: list[list[str]] = field(default_factory=list)
+    segment_chars: list[int] = field(default_factory=list)
+    segment_link_chars: list[int] = field(default_factory=list)
+    segment_punctuation: list[int] = field(default_factory=list)
+    #: CJK/kana/hangul characters, each worth about a word.
+    segment_dense_chars: list[int] = field(default_factory=list)
+    #: The owner's tag.
+    segment_tags: list[str] = field(default_factory=list)
+    #: The owner or an ancestor block is page furniture (set by scoring).
+    segment_boilerplate: list[bool] = field(default_factory=list)
     #: Non-link characters in each block's subtree.
     prose: list[int] = field(default_factory=list)
     #: Links inside h2-h4 headings: teaser headlines, the mark of a listing page.
     linked_headings: int = 0
+
+    def segment(self, index: int) -> Segment:
+        """One segment's fields as an object."""
+        boilerplate = self.segment_boilerplate
+        return Segment(
+            self.segment_owners[index],
+            self.segment_lines[index],
+            self.segment_chars[index],
+            self.segment_link_chars[index],
+            self.segment_punctuation[index],
+            self.segment_dense_chars[index],
+            self.segment_tags[index],
+            boilerplate[index] if boilerplate else False,
+        )
+
+    @property
+    def segments(self) -> list[Segment]:
+        """Every segment as an object (built on each call: tests and one-off reads only)."""
+        return [self.segment(index) for index in range(len(self.segment_owners))]
 
     def is_wrapper(self, block_id: int, around: int) -> bool:
         """Does this block hold so much of `around` that it is a layout wrapper, not furniture?
@@ -196,13 +233,15 @@ class PageSegments:
         its structure; a call-to-action box listing forty staff names can hold most of a short
         article's structure, but not half its prose. Hence the two measures.
         """
-        blocks = self.blocks
-        inner = blocks[block_id].end - block_id + 1
-        outer = blocks[around].end - around + 1
+        ends = self.block_ends
+        inner = ends[block_id] - block_id + 1
+        outer = ends[around] - around + 1
         prose, around_prose = self.prose[block_id], self.prose[around]
         if inner >= WRAPPER_BLOCK_SHARE * outer and prose >= WRAPPER_HALF_PROSE * around_prose:
             return True
-        return blocks[block_id].signal != OVERLAY and prose >= WRAPPER_PROSE_SHARE * around_prose
+        return (
+            self.block_signals[block_id] != OVERLAY and prose >= WRAPPER_PROSE_SHARE * around_prose
+        )
 
 
 # Stands for <br> inside collected text; the parser has already removed every control character.
@@ -234,9 +273,10 @@ _CLASS_OR_ID = frozenset({"class", "id"})
 
 
 def _attributed_block(
-    element: etree._Element, tag: str, parent: int, items: list[tuple[str, str]]
-) -> BlockNode:
-    """A block's furniture signal and caption mark from its tag and attributes."""
+    page: PageSegments, captioned: list[int], block_id: int, tag: str, items: list[tuple[str, str]]
+) -> int:
+    """A block's furniture signal from its tag and attributes; its caption, declared-body and
+    main-region marks go to `captioned` and the page."""
     name, value = items[0]
     attrs: dict[str, str] | None = None
     if len(items) == 1 and name in _CLASS_OR_ID:
@@ -270,17 +310,14 @@ def _attributed_block(
         signal = min(signal, STRONG_FURNITURE)
     if overlay:
         signal = OVERLAY
-    # Positional arguments, then only the flags that are set: a keyword argument makes the
-    # call almost twice as costly, and most blocks keep the defaults.
-    node = BlockNode(element, tag, parent, signal)
     # The block's own caption mark; inheritance is settled once sizes are known.
     if caption or tag in _CAPTION_TAGS:
-        node.caption = True
+        captioned.append(block_id)
     if declared_body:
-        node.declared_body = True
+        page.declared_bodies.add(block_id)
     if tag == "main" or role == "main":
-        node.main_region = True
-    return node
+        page.main_regions.add(block_id)
+    return signal
 
 
 def segment_page(root: etree._Element) -> PageSegments:
@@ -291,8 +328,19 @@ def segment_page(root: etree._Element) -> PageSegments:
     half of ``etree.iterwalk``'s start and end events.
     """
     page = PageSegments()
-    blocks = page.blocks
-    segments = page.segments
+    elements = page.block_elements
+    tags = page.block_tags
+    parents = page.block_parents
+    signals = page.block_signals
+    ends = page.block_ends
+    captioned: list[int] = []  # blocks with their own caption mark
+    segment_owners = page.segment_owners
+    segment_lines = page.segment_lines
+    segment_chars = page.segment_chars
+    segment_link_chars = page.segment_link_chars
+    segment_punctuation = page.segment_punctuation
+    segment_dense_chars = page.segment_dense_chars
+    segment_tags = page.segment_tags
     stack: list[int] = []  # open block ids
     open_elements: list[etree._Element] = []  # entered and not yet left, outermost first
     open_kinds: list[int] = []  # their tag kinds, or _HIDDEN/_INSIDE_HIDDEN
@@ -324,17 +372,13 @@ def segment_page(root: etree._Element) -> PageSegments:
             return
         text = lines[0] if len(lines) == 1 else " ".join(lines)
         chars = len(text)
-        segments.append(
-            Segment(
-                owner,
-                lines,
-                chars,
-                link_chars if link_chars < chars else chars,
-                count_punctuation(text),
-                count_dense_script(text),
-                blocks[owner].tag,
-            )
-        )
+        segment_owners.append(owner)
+        segment_lines.append(lines)
+        segment_chars.append(chars)
+        segment_link_chars.append(link_chars if link_chars < chars else chars)
+        segment_punctuation.append(count_punctuation(text))
+        segment_dense_chars.append(count_dense_script(text))
+        segment_tags.append(tags[owner])
 
     def leave() -> None:
         """Leave the innermost open element."""
@@ -350,8 +394,8 @@ def segment_page(root: etree._Element) -> PageSegments:
             elif pieces:
                 pieces.clear()
                 link_pieces.clear()
-            blocks[own].end = len(blocks) - 1
-            if pre_depth and blocks[own].tag == "pre":
+            ends[own] = len(tags) - 1
+            if pre_depth and tags[own] == "pre":
                 pre_depth -= 1
         elif kind == _LINK:
             link_depth -= 1
@@ -389,22 +433,25 @@ def segment_page(root: etree._Element) -> PageSegments:
             # One C call for all attributes; a quarter of blocks have none at all. (The stubs
             # allow bytes; parsed HTML attributes are always str.)
             items: list[tuple[str, str]] = element.items()  # type: ignore[assignment]
-            parent_id = stack[-1] if stack else -1
+            block_id = len(tags)
+            parents.append(stack[-1] if stack else -1)
             if items:
-                node = _attributed_block(element, tag, parent_id, items)
+                signals.append(_attributed_block(page, captioned, block_id, tag, items))
             else:
-                node = BlockNode(element, tag, parent_id, _TAG_SIGNAL.get(tag, 0))
+                signals.append(_TAG_SIGNAL.get(tag, 0))
                 if tag in _CAPTION_TAGS:
-                    node.caption = True
+                    captioned.append(block_id)
                 elif tag == "main":
-                    node.main_region = True
-            stack.append(len(blocks))
-            blocks.append(node)
+                    page.main_regions.add(block_id)
+            elements.append(element)
+            tags.append(tag)
+            ends.append(-1)  # set when the block is left
+            stack.append(block_id)
             if tag == "pre":
                 pre_depth += 1
         elif kind == _LINK:
             link_depth += 1
-            if stack and blocks[stack[-1]].tag in TEASER_HEADINGS:
+            if stack and tags[stack[-1]] in TEASER_HEADINGS:
                 page.linked_headings += 1
         elif kind == _BREAK_TAG:
             pieces.append(_BREAK)
@@ -427,10 +474,11 @@ def segment_page(root: etree._Element) -> PageSegments:
         leave()
     if stack:
         flush(stack[-1])
-    for node in blocks:
-        if node.end < 0:
-            node.end = len(blocks) - 1
-    _mark_furniture(page)
+    last = len(tags) - 1
+    for block_id, end in enumerate(ends):
+        if end < 0:
+            ends[block_id] = last
+    _mark_captions(page, captioned)
     return page
 
 
@@ -444,19 +492,27 @@ WRAPPER_PROSE_SHARE = 0.75
 CAPTION_MAX_PROSE = 800
 
 
-def _mark_furniture(page: PageSegments) -> None:
-    """Per-block prose totals and inherited caption marks; furniture flags are decided by
-    scoring once it knows the densest region (a furniture class on an ancestor of that region
-    is a layout wrapper)."""
-    blocks = page.blocks
-    prose = page.prose = [0] * len(blocks)
-    for segment in page.segments:
-        prose[segment.owner] += segment.chars - segment.link_chars
-    for block_id in range(len(blocks) - 1, 0, -1):
-        parent = blocks[block_id].parent
+def _mark_captions(page: PageSegments, captioned: list[int]) -> None:
+    """Per-block prose totals and inherited caption marks (of the blocks in `captioned`);
+    furniture flags are decided by scoring once it knows the densest region (a furniture
+    class on an ancestor of that region is a layout wrapper)."""
+    parents = page.block_parents
+    count = len(parents)
+    prose = page.prose = [0] * count
+    for owner, chars, link_chars in zip(
+        page.segment_owners, page.segment_chars, page.segment_link_chars, strict=True
+    ):
+        prose[owner] += chars - link_chars
+    for block_id in range(count - 1, 0, -1):
+        parent = parents[block_id]
         if parent >= 0:
             prose[parent] += prose[block_id]
+    captions = page.block_captions = [False] * count
+    if not captioned:
+        return  # most pages: no caption to place or inherit
+    for block_id in captioned:
+        captions[block_id] = prose[block_id] <= CAPTION_MAX_PROSE
     # Parents come before children: one forward pass settles inheritance.
-    for block_id, node in enumerate(blocks):
-        inherited = node.parent >= 0 and blocks[node.parent].caption
-        node.caption = inherited or (node.caption and prose[block_id] <= CAPTION_MAX_PROSE)
+    for block_id, parent in enumerate(parents):
+        if parent >= 0 and captions[parent]:
+            captions[block_id] = True

@@ -66,18 +66,18 @@ def trim_edges(
 ) -> BodySelection:
     """The selection without a repeated headline and metadata lines at its start and end."""
     ids = list(selection.segment_ids)
-    segments = page.segments
+    segment = page.segment  # a few segments at the edges: objects read more clearly
     names = [a.casefold() for a in authors if len(a) >= MIN_AUTHOR_NAME]
     # The h1 never reaches the body; an h2-h6 (or a styled line) repeating it does.
     squashed_headline = _squash(headline) if headline else None
     # Always leave one segment: a body that is only a dateline is still what the page has.
     while len(ids) > 1 and (
-        _squash(segments[ids[0]].text) == squashed_headline
-        or _is_metadata_line(segments[ids[0]], names)
+        _squash(segment(ids[0]).text) == squashed_headline
+        or _is_metadata_line(segment(ids[0]), names)
     ):
         ids.pop(0)
     while len(ids) > 1 and (
-        _is_metadata_line(segments[ids[-1]], names) or _is_trailing_crumb(segments[ids[-1]])
+        _is_metadata_line(segment(ids[-1]), names) or _is_trailing_crumb(segment(ids[-1]))
     ):
         ids.pop()
     if len(ids) == len(selection.segment_ids):

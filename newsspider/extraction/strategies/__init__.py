@@ -1,7 +1,7 @@
 """Selectable body-selection strategies: the published text-density methods side by side.
 
 Every strategy sees the same cleaned tree and the same `PageSegments` (one parse, one cleaning,
-one segment walk) and answers with a `BodySelection` over ``page.segments``; text, HTML,
+one segment walk) and answers with a `BodySelection` of the page's segment ids; text, HTML,
 metadata and confidence are then built by the shared code in `newsspider.extraction.api`. A
 strategy returns None when it finds no body.
 

@@ -4,7 +4,7 @@ line classifier).
 Those methods were defined on the lines of the HTML *source*. This project parses and cleans
 each page once for every strategy, so a line here is defined on the cleaned tree instead:
 
-* **one line per text segment** of `PageSegments.segments` (a run of inline text between two
+* **one line per text segment** of `PageSegments` (a run of inline text between two
   block boundaries, in document order), so line ``i`` is segment ``i`` and a method's answer is
   simply the ids of the lines it judges content;
 * each line carries its **markup**: the tags (and their characters, as they would be written:
@@ -112,8 +112,8 @@ def _is_block(tag: str) -> bool:
 
 def build_lines(root: etree._Element, page: PageSegments) -> Lines:
     """The line model of a cleaned tree and its segments (one iterative pass over ``root``)."""
-    chars = [s.chars for s in page.segments]
-    link_chars = [s.link_chars for s in page.segments]
+    chars = list(page.segment_chars)
+    link_chars = list(page.segment_link_chars)
     tags: list[int] = []
     tag_chars: list[int] = []
     boundary: list[int] = []
@@ -218,41 +218,42 @@ def build_lines(root: etree._Element, page: PageSegments) -> Lines:
 def _estimated(page: PageSegments) -> Lines:
     """Markup from the segments alone: an open and a close tag per line, plus one per block of
     the boundary. Used only if the markup walk and the segment walk ever disagree."""
-    segments = page.segments
-    n = len(segments)
+    n = len(page.segment_owners)
     tags = []
     tag_chars = []
     boundary = []
     previous = -1
-    for segment in segments:
-        crossed = 2 if segment.owner == previous else 2 + abs(segment.owner - previous)
+    for owner in page.segment_owners:
+        crossed = 2 if owner == previous else 2 + abs(owner - previous)
         tags.append(crossed)
         tag_chars.append(crossed * 6)
         boundary.append(crossed)
-        previous = segment.owner
+        previous = owner
     return Lines(
-        chars=[s.chars for s in segments],
-        link_chars=[s.link_chars for s in segments],
+        chars=list(page.segment_chars),
+        link_chars=list(page.segment_link_chars),
         tags=tags,
         tag_chars=tag_chars,
         boundary=boundary,
         images=[0] * n,
         embeds=[0] * n,
-        pieces=[(s.chars,) for s in segments],
+        pieces=[(chars,) for chars in page.segment_chars],
         aligned=False,
     )
 
 
 def container_of(page: PageSegments, segment_ids: tuple[int, ...]) -> int:
     """The innermost block holding all the given segments (ids in document order)."""
-    blocks = page.blocks
-    first = page.segments[segment_ids[0]].owner
-    last = max(page.segments[i].owner for i in segment_ids)
+    parents = page.block_parents
+    ends = page.block_ends
+    owners = page.segment_owners
+    first = owners[segment_ids[0]]
+    last = max(owners[i] for i in segment_ids)
     block = first
     # Block ids are in document order and a subtree is the range [id, end]: climb until the
     # range covers the last owner. One walk up, at most the tree's depth.
-    while block > 0 and blocks[block].end < last:
-        parent = blocks[block].parent
+    while block > 0 and ends[block] < last:
+        parent = parents[block]
         if parent < 0:
             break
         block = parent
@@ -267,13 +268,13 @@ def selection_from(page: PageSegments, content: Iterable[int]) -> BodySelection 
     """
     kept: list[int] = []
     captions: list[int] = []
-    segments = page.segments
-    blocks = page.blocks
+    tags = page.segment_tags
+    owners = page.segment_owners
+    in_caption = page.block_captions
     for index in sorted(set(content)):
-        segment = segments[index]
-        if segment.tag == "h1":
+        if tags[index] == "h1":
             continue
-        if blocks[segment.owner].caption:
+        if in_caption[owners[index]]:
             captions.append(index)
         else:
             kept.append(index)

@@ -107,9 +107,9 @@ def collect_node_stats(root: etree._Element, page: PageSegments) -> NodeStats:
     No element proxy outlives the pass: lxml frees a proxy by walking up to the nearest
     ancestor that still has one, so proxies are dropped deepest first.
     """
-    stats = NodeStats(excluded_blocks=bytearray(len(page.blocks)))
-    blocks = page.blocks
-    block_ids = {node.element: index for index, node in enumerate(blocks)}
+    stats = NodeStats(excluded_blocks=bytearray(len(page.block_elements)))
+    block_ends = page.block_ends
+    block_ids = {element: index for index, element in enumerate(page.block_elements)}
     tag_names = stats.tag_names
     classes = stats.classes
     parent = stats.parent
@@ -189,7 +189,7 @@ def collect_node_stats(root: etree._Element, page: PageSegments) -> NodeStats:
         if block_id is not None:
             block.append(block_id)
             block_start.append(block_id)
-            block_stop.append(blocks[block_id].end + 1)
+            block_stop.append(block_ends[block_id] + 1)
             enclosing.append(block_id)
         else:
             block.append(-1)
@@ -250,7 +250,7 @@ def selection_from_nodes(
     and, when it holds text outside them, the segments of its nearest block (segments are cut
     at block boundaries only, so that block's other inline text comes along).
     """
-    chosen = bytearray(len(page.blocks))
+    chosen = bytearray(len(page.block_tags))
     for node in roots:
         start, stop = stats.block_start[node], stats.block_stop[node]
         if stop > start:
@@ -260,8 +260,8 @@ def selection_from_nodes(
     excluded = stats.excluded_blocks
     segment_ids = tuple(
         index
-        for index, segment in enumerate(page.segments)
-        if chosen[segment.owner] and not excluded[segment.owner]
+        for index, owner in enumerate(page.segment_owners)
+        if chosen[owner] and not excluded[owner]
     )
     if not segment_ids:
         return None
@@ -269,5 +269,5 @@ def selection_from_nodes(
     if container < 0:
         container = stats.enclosing[container_node]
     if container < 0:
-        container = page.segments[segment_ids[0]].owner
+        container = page.segment_owners[segment_ids[0]]
     return BodySelection(container, segment_ids, ())
