@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from newsspider.extraction.segments import SUBHEADING_TAGS, PageSegments
+from newsspider.extraction.segments import DENSE_CHAR_EXTRA, SUBHEADING_TAGS, PageSegments
 
 _ERROR_PHRASES = re.compile(
     r"\b(?:404|410|page not found|not found|no longer available|does not exist|doesn't exist"
@@ -123,7 +123,7 @@ def body_shape(page: PageSegments, segment_ids: tuple[int, ...], container: int)
     paragraphs = 0
     punctuation = 0
     for index in segment_ids:
-        weight = all_chars[index] + 2 * dense_chars[index]
+        weight = all_chars[index] + DENSE_CHAR_EXTRA * dense_chars[index]
         chars += weight
         punctuation += page.segment_punctuation[index]
         if weight >= 80:
@@ -202,7 +202,7 @@ def tag_ratio_agreement(page: PageSegments, segment_ids: tuple[int, ...], body_c
         # As the line methods' selections: the headline and captions are not running text.
         if page.segment_tags[index] == "h1" or captions[owners[index]]:
             continue
-        weight = chars[index] + 2 * page.segment_dense_chars[index]
+        weight = chars[index] + DENSE_CHAR_EXTRA * page.segment_dense_chars[index]
         dense += weight
         if index in body:
             shared += weight

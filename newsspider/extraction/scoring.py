@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass
 
 from newsspider.extraction.segments import (
+    DENSE_CHAR_EXTRA,
     STRONG_FURNITURE,
     TEASER_HEADINGS,
     WRAPPER_BLOCK_SHARE,
@@ -42,8 +43,7 @@ TEASER_MIN_ITEMS = 3
 
 
 def effective_chars(segment: Segment) -> float:
-    # CJK characters carry about as much as a short word; count them three times.
-    return segment.chars + 2.0 * segment.dense_chars
+    return segment.chars + DENSE_CHAR_EXTRA * segment.dense_chars
 
 
 def segment_value(
@@ -54,7 +54,7 @@ def segment_value(
 
     Takes the segment's fields, not a `Segment`: it is mapped over the page's lists."""
     # Without CJK the scale is exactly 1.0 (as `effective_chars(segment) / chars` otherwise).
-    scale = (chars + 2.0 * dense_chars) / chars if chars and dense_chars else 1.0
+    scale = (chars + DENSE_CHAR_EXTRA * dense_chars) / chars if chars and dense_chars else 1.0
     text = (chars - link_chars) * scale
     links = link_chars * scale
     # Sentences end in punctuation; link lists and menus rarely carry any.

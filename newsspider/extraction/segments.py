@@ -22,6 +22,9 @@ BLOCK_TAGS = frozenset(
     pre section summary table tbody td tfoot th thead tr ul caption""".split()
 )
 HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+#: A CJK/kana/hangul character carries about as much as a short word: each counts this many
+#: times extra wherever segment sizes are weighed (`effective_chars`).
+DENSE_CHAR_EXTRA = 2
 #: Headings inside an article (the h1 is its headline).
 SUBHEADING_TAGS = HEADING_TAGS - {"h1"}
 # Page regions that are boilerplate by their HTML5 role.
