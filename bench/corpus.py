@@ -17,6 +17,8 @@ from typing import Any
 __all__ = [
     "CORPORA",
     "ENV_VAR",
+    "OTHER_GROUP",
+    "PAGE_TYPE_GROUPS",
     "Page",
     "available_corpora",
     "corpora_root",
@@ -33,7 +35,13 @@ CORPORA = (
     "readability_testpages",
     "newspaper4k_regression",
     "htmldate_eval",
+    "wceb2026_llm_dev",
 )
+
+#: wceb2026_llm_dev's upstream ``meta.page_type`` grouped as the benchmark reports it: articles
+#: and blogs, forum threads, and the rest (pages whose truth keeps every section of the page).
+PAGE_TYPE_GROUPS = {"article": "article + blog", "blog": "article + blog", "forum": "forum"}
+OTHER_GROUP = "other types"
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -54,6 +62,17 @@ class Page:
     date: str | None
     meta: Mapping[str, Any] = field(default_factory=dict)
     path: Path | None = None
+    #: Snippets that must appear in the body (``with``) and must not (``without``); None = unknown.
+    with_snippets: tuple[str, ...] | None = None
+    without_snippets: tuple[str, ...] | None = None
+
+    @property
+    def group(self) -> str | None:
+        """The page-type group the benchmark reports this page under (None: not grouped)."""
+        page_type = self.meta.get("page_type")
+        if not isinstance(page_type, str):
+            return None
+        return PAGE_TYPE_GROUPS.get(page_type, OTHER_GROUP)
 
 
 def corpora_root(explicit: str | os.PathLike[str] | None = None) -> Path:
@@ -78,6 +97,12 @@ def _excluded(record: Mapping[str, Any]) -> bool:
     meta = record.get("meta") or {}
     # readability_testpages: lorem-ipsum unit cases, not quality material.
     return bool(meta.get("synthetic"))
+
+
+def _snippets(value: object) -> tuple[str, ...] | None:
+    if not isinstance(value, list):
+        return None
+    return tuple(v for v in value if isinstance(v, str) and v.strip())
 
 
 def iter_corpus(name: str, root: Path, limit: int | None = None) -> Iterator[Page]:
@@ -112,6 +137,8 @@ def iter_corpus(name: str, root: Path, limit: int | None = None) -> Iterator[Pag
                 date=record.get("date") or None,
                 meta=record.get("meta") or {},
                 path=page_path,
+                with_snippets=_snippets(record.get("with")),
+                without_snippets=_snippets(record.get("without")),
             )
             count += 1
 

@@ -29,6 +29,8 @@ from dataclasses import dataclass
 __all__ = [
     "BodyScore",
     "Match",
+    "SnippetHits",
+    "SnippetScore",
     "accuracy",
     "auroc",
     "body_score",
@@ -39,6 +41,8 @@ __all__ = [
     "page_recall",
     "shingle_match",
     "shingles",
+    "snippet_hits",
+    "snippet_score",
     "title_correct",
     "title_correct_lenient",
     "title_token_f1",
@@ -290,6 +294,59 @@ def title_truth_adds_site_name(pred: str | None, truth: str | None) -> bool:
 def date_correct(pred: str | None, truth: str) -> bool:
     """The predicted ISO date's first 10 characters equal the true ``YYYY-MM-DD``."""
     return pred is not None and pred[:10] == truth[:10]
+
+
+# --- snippets -------------------------------------------------------------------------------
+
+_NON_WORD_RE = re.compile(r"[\W_]+")
+
+
+def _snippet_norm(text: str) -> str:
+    """NFKC, casefold, every run of non-word characters as one space: formatting-blind text."""
+    return " " + _NON_WORD_RE.sub(" ", unicodedata.normalize("NFKC", text).casefold()).strip() + " "
+
+
+@dataclass(frozen=True, slots=True)
+class SnippetHits:
+    """One page: how many ``with`` snippets the body holds and ``without`` snippets it avoids."""
+
+    with_found: int
+    with_total: int
+    without_absent: int
+    without_total: int
+
+
+def snippet_hits(pred: str | None, with_: Sequence[str], without: Sequence[str]) -> SnippetHits:
+    """Count snippet matches in ``pred``: substring tests on formatting-blind text.
+
+    A snippet matches on whole words: both sides are normalised by `_snippet_norm`, so case,
+    punctuation and whitespace differences between the truth's and the extractor's text don't
+    count, and "Home" does not match inside "homes".
+    """
+    text = _snippet_norm(pred or "")
+    found = sum(_snippet_norm(s) in text for s in with_)
+    present = sum(_snippet_norm(s) in text for s in without)
+    return SnippetHits(found, len(with_), len(without) - present, len(without))
+
+
+@dataclass(frozen=True, slots=True)
+class SnippetScore:
+    """Snippet recall (``with`` found), precision (``without`` absent), averaged over pages."""
+
+    f1: float
+    recall: float | None
+    precision: float | None
+    n_pages: int
+
+
+def snippet_score(hits: Iterable[SnippetHits]) -> SnippetScore:
+    """Mean per-page with-recall and without-precision over pages having such snippets; F1."""
+    hits = list(hits)
+    recalls = [h.with_found / h.with_total for h in hits if h.with_total]
+    precisions = [h.without_absent / h.without_total for h in hits if h.without_total]
+    r, p = _mean(recalls), _mean(precisions)
+    f1 = 2 * p * r / (p + r) if p is not None and r is not None and p + r > 0 else 0.0
+    return SnippetScore(f1, r, p, len(hits))
 
 
 # --- aggregates ---------------------------------------------------------------------------

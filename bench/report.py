@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from bench.peers import Peer
     from bench.run import CorpusRun, ExtractorResult
 
-__all__ = ["corpus_section", "header", "to_json"]
+__all__ = ["corpus_section", "header", "overview_section", "to_json"]
 
 DASH = "–"
 BASELINE_LABEL = "lxml.html.fromstring (parse only)"
@@ -24,7 +24,10 @@ LEGEND = (
     "title≈: token F1 ≥ 0.9. title miss: site-name in truth: wrong titles whose truth is the "
     "prediction plus a separator and a short site name (a truth the headline rule forbids). "
     "date: first 10 characters equal the true YYYY-MM-DD (none = wrong). "
-    "AUROC: confidence against page F1 ≥ 0.8. × lxml, × trafilatura: total time relative to "
+    "AUROC: confidence against page F1 ≥ 0.8. snippets (wceb2026_llm_dev): with = share of the "
+    "truth's must-have snippets found, without = share of its must-not snippets absent (both "
+    "word-boundary substring tests on case- and punctuation-blind text, averaged over pages), "
+    "F1 of the two. × lxml, × trafilatura: total time relative to "
     "`lxml.html.fromstring` and to trafilatura on the same pages in this run (lower is faster). "
     "errors: pages where the extractor raised (scored as empty output). "
     f"{DASH}: no truth of that kind or the extractor does not produce it."
@@ -145,6 +148,10 @@ def corpus_section(
     if run.skipped:
         parts += ["", "skipped: " + "; ".join(f"{label} ({why})" for label, why in run.skipped)]
 
+    groups = run.groups()
+    if groups:
+        parts += ["", group_table(run, groups)]
+
     for lang in langs:
         scores = run.subset_scores(lang)
         if not scores:
@@ -187,6 +194,83 @@ def corpus_section(
                 _table(["extractor", *[f"{lang} ({counts[lang]})" for lang in shown]], lang_rows),
             ]
     return "\n".join(parts) + "\n"
+
+
+def _group_cells(run: CorpusRun, res: ExtractorResult, group: str | None) -> list[str]:
+    from bench.metric import accuracy, auroc, body_score, snippet_score
+
+    pages = run.group_pages(res, group)
+    matches = [pr.match for pr in pages if pr.match is not None]
+    body = body_score(matches) if matches else None
+    hits = [pr.snippets for pr in pages if pr.snippets is not None]
+    snip = snippet_score(hits) if hits else None
+    scored = [pr for pr in pages if pr.match is not None and pr.confidence is not None]
+    auc = (
+        auroc([pr.confidence or 0.0 for pr in scored], [(pr.f1 or 0.0) >= 0.8 for pr in scored])
+        if scored
+        else None
+    )
+    return [
+        _num(body.f1 if body else None),
+        _num(body.precision if body else None),
+        _num(body.recall if body else None),
+        _num(snip.f1 if snip else None),
+        _num(snip.recall if snip else None),
+        _num(snip.precision if snip else None),
+        _num(accuracy(pr.title_ok for pr in pages if pr.title_ok is not None)),
+        _num(accuracy(pr.date_ok for pr in pages if pr.date_ok is not None)),
+        _num(auc),
+    ]
+
+
+def group_table(run: CorpusRun, groups: Sequence[str]) -> str:
+    """Body, snippet, title, date and AUROC per page-type group, extractors side by side."""
+    head = ["group (pages)", "extractor", "F1", "P", "R", "snippet F1", "with", "without"]
+    head += ["title", "date", "AUROC"]
+    rows = []
+    first = run.results[0] if run.results else None
+    for group in groups:
+        n = len(run.group_pages(first, group)) if first else 0
+        for res in run.results:
+            if res.body is None:
+                continue
+            rows.append([f"{group} ({n})", res.label, *_group_cells(run, res, group)])
+    return "\n".join([f"### {run.name}: by page type", "", _table(head, rows, left=2)])
+
+
+def overview_section(runs: Sequence[CorpusRun]) -> str:
+    """Body F1 of every extractor on every corpus (and page-type group) side by side.
+
+    The view a held-out set would take of a change: one column per corpus, so a rule that lifts
+    one corpus and lowers another shows as such.
+    """
+    from bench.metric import body_score
+
+    columns: list[tuple[CorpusRun, str | None]] = []
+    for run in runs:
+        if not any(r.body is not None for r in run.results):
+            continue
+        groups = run.groups()
+        columns += [(run, g) for g in groups] if groups else [(run, None)]
+    labels: dict[str, str] = {}
+    for run in runs:
+        for res in run.results:
+            if res.body is not None:
+                labels.setdefault(res.name, res.label)
+    rows = []
+    for name, label in labels.items():
+        cells = [label]
+        for run, group in columns:
+            found = run.result(name)
+            matches = (
+                [pr.match for pr in run.group_pages(found, group) if pr.match is not None]
+                if found is not None
+                else []
+            )
+            cells.append(_num(body_score(matches).f1 if matches else None))
+        rows.append(cells)
+    head = ["extractor", *[run.name + (f" · {g}" if g else "") for run, g in columns]]
+    return "\n".join(["## All corpora: body F1 side by side", "", _table(head, rows)]) + "\n"
 
 
 def _f1(matches: Sequence[Any]) -> float | None:

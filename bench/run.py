@@ -71,12 +71,25 @@ class PageResult:
     true_date: str | None = None
     body_chars: int = 0
     error: str | None = None
+    #: The page-type group it is reported under (wceb2026_llm_dev), None elsewhere.
+    group: str | None = None
     match: metric.Match | None = field(default=None, repr=False)
+    snippets: metric.SnippetHits | None = field(default=None, repr=False)
 
     def to_json(self) -> dict[str, Any]:
-        data = {k: getattr(self, k) for k in self.__slots__ if k != "match"}
+        skip = ("match", "snippets")
+        data = {k: getattr(self, k) for k in self.__slots__ if k not in skip}
         if self.match is not None:
             data["tp"], data["fp"], data["fn"] = self.match.tp, self.match.fp, self.match.fn
+        if self.snippets is not None:
+            data["with_found"], data["with_total"] = (
+                self.snippets.with_found,
+                self.snippets.with_total,
+            )
+            data["without_absent"], data["without_total"] = (
+                self.snippets.without_absent,
+                self.snippets.without_total,
+            )
         return data
 
 
@@ -133,6 +146,19 @@ class CorpusRun:
 
     def result(self, name: str) -> ExtractorResult | None:
         return next((r for r in self.results if r.name == name), None)
+
+    def groups(self) -> list[str]:
+        """The page-type groups present, in first-seen order (empty for ungrouped corpora)."""
+        seen: dict[str, None] = {}
+        for res in self.results[:1]:
+            for pr in res.pages:
+                if pr.group is not None:
+                    seen.setdefault(pr.group)
+        return list(seen)
+
+    def group_pages(self, res: ExtractorResult, group: str | None) -> list[PageResult]:
+        """``res``'s pages in ``group`` (all of them for None)."""
+        return [pr for pr in res.pages if group is None or pr.group == group]
 
     def subset_scores(self, lang: str) -> dict[str, metric.BodyScore]:
         """Body scores over the pages in ``lang``, per extractor that produces a body."""
@@ -198,10 +224,16 @@ def evaluate(
     results: list[PageResult] = []
     for page, raw, error in zip(pages, outputs, errors, strict=True):
         out = _clean(raw)
-        pr = PageResult(page.id, page.lang, page.url, error=error, body_chars=len(out.body))
+        pr = PageResult(
+            page.id, page.lang, page.url, error=error, body_chars=len(out.body), group=page.group
+        )
         if "body" in peer.produces and page.body is not None:
             pr.match = metric.shingle_match(page.body, out.body)
             pr.f1, pr.precision, pr.recall = pr.match.f1, pr.match.precision, pr.match.recall
+        if "body" in peer.produces and (page.with_snippets or page.without_snippets):
+            pr.snippets = metric.snippet_hits(
+                out.body, page.with_snippets or (), page.without_snippets or ()
+            )
         if "confidence" in peer.produces:
             pr.confidence = out.confidence if out.confidence is not None else 0.0
         if "title" in peer.produces:
@@ -433,6 +465,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         out.append(section)
         runs.append(run)
         del pages  # the page bytes are not needed once scored
+
+    if len(runs) > 1:
+        overview = report.overview_section(runs)
+        print(overview, flush=True)
+        out.append(overview)
 
     if args.markdown:
         args.markdown.parent.mkdir(parents=True, exist_ok=True)

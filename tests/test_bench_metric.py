@@ -447,3 +447,29 @@ def test_report_counts_title_misses_whose_truth_adds_a_site_name() -> None:
     run = CorpusRun("c", 3, 0, 3, 0, 0.01, 0, [result], [], {})
     # Two misses; only the first is the truth carrying a site name.
     assert "| fake 1.0 | – | – | – | 0.333 | 0.333 | 1 | – | – |" in corpus_section(run)
+
+
+# --- snippets (wceb2026_llm_dev) -----------------------------------------------------------
+
+
+def test_snippets_match_whole_words_blind_to_case_and_punctuation() -> None:
+    hits = metric.snippet_hits(
+        "Protein continues to dominate -- the wellness conversation! Homes for sale.",
+        ["protein continues to dominate the wellness conversation", "missing sentence"],
+        ["Home", "Homes for sale"],
+    )
+    assert (hits.with_found, hits.with_total) == (1, 2)
+    # "Home" is not a word of the text ("Homes" is), the second must-not snippet is present.
+    assert (hits.without_absent, hits.without_total) == (1, 2)
+
+
+def test_snippet_score_averages_pages_and_skips_pages_without_snippets() -> None:
+    score = metric.snippet_score(
+        [
+            metric.SnippetHits(with_found=1, with_total=2, without_absent=2, without_total=2),
+            metric.SnippetHits(with_found=2, with_total=2, without_absent=0, without_total=0),
+        ]
+    )
+    assert score.recall == 0.75
+    assert score.precision == 1.0
+    assert abs(score.f1 - 2 * 0.75 / 1.75) < 1e-12
