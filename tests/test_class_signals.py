@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from newsspider.extraction.segments import (
+from newsspider.extraction.class_words import (
     STRONG_FURNITURE,
     WEAK_FURNITURE,
     attribute_tokens,

@@ -13,8 +13,9 @@ from newsspider.extraction.confidence import (
     confidence_features,
     score_confidence,
 )
+from newsspider.extraction.page_model import PageSegments
 from newsspider.extraction.pagetype import BodyShape, body_shape, tag_ratio_agreement
-from newsspider.extraction.segments import PageSegments, segment_page
+from newsspider.extraction.segments import segment_page
 
 PARAGRAPH = (
     "The council voted on Tuesday to extend the tram line by four kilometres, a decision "

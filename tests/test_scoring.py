@@ -8,8 +8,9 @@ from lxml import html as lxml_html
 
 from newsspider import extract
 from newsspider.extraction.cleaning import clean_tree
+from newsspider.extraction.page_model import Segment
 from newsspider.extraction.scoring import segment_value
-from newsspider.extraction.segments import Segment, segment_page
+from newsspider.extraction.segments import segment_page
 
 # Encyclopedic prose: about a quarter of each paragraph's characters are citation links.
 CITED_PARAGRAPHS = [

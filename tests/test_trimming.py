@@ -8,7 +8,8 @@ from lxml import html as lxml_html
 from newsspider import extract
 from newsspider.extraction.assembly import BodySelection
 from newsspider.extraction.cleaning import clean_tree
-from newsspider.extraction.segments import PageSegments, segment_page
+from newsspider.extraction.page_model import PageSegments
+from newsspider.extraction.segments import segment_page
 from newsspider.extraction.trimming import trim_edges
 
 PARAGRAPHS = [

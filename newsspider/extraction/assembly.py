@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from newsspider.extraction.page_model import HEADING_TAGS, SUBHEADING_TAGS, PageSegments
 from newsspider.extraction.scoring import ContainerChoice
-from newsspider.extraction.segments import HEADING_TAGS, SUBHEADING_TAGS, PageSegments
 
 MAX_LINK_DENSITY = 0.5
 # A sibling of the container joins the body when it is at least this share of the container's

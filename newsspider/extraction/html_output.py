@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from html import escape
 
-from newsspider.extraction.segments import HEADING_TAGS, PageSegments
+from newsspider.extraction.page_model import HEADING_TAGS, PageSegments
 
 _LIST_ITEM = "li"
 _CELL_TAGS = frozenset({"td", "th"})

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from newsspider.extraction.segments import DENSE_CHAR_EXTRA, SUBHEADING_TAGS, PageSegments
+from newsspider.extraction.page_model import DENSE_CHAR_EXTRA, SUBHEADING_TAGS, PageSegments
 
 _ERROR_PHRASES = re.compile(
     r"\b(?:404|410|page not found|not found|no longer available|does not exist|doesn't exist"

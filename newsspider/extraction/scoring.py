@@ -12,9 +12,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from newsspider.extraction.segments import (
+from newsspider.extraction.class_words import STRONG_FURNITURE
+from newsspider.extraction.page_model import (
     DENSE_CHAR_EXTRA,
-    STRONG_FURNITURE,
     TEASER_HEADINGS,
     WRAPPER_BLOCK_SHARE,
     PageSegments,

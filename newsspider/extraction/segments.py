@@ -1,5 +1,7 @@
 """One pass over the tree: block elements and the text segments they own, with their statistics.
 
+The page model it fills lives in `page_model`, what class and id words mean in `class_words`.
+
 A *segment* is a run of inline text between two block boundaries (a paragraph, a list item, a
 heading, the loose text of a ``div``). Each carries what the density methods need: characters,
 characters inside links, punctuation, and the block element that owns it. Block elements are
@@ -9,242 +11,30 @@ scoring is then a single reverse sweep, never a recursion.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
-
 from lxml import etree
 
+from newsspider.extraction.class_words import (
+    OVERLAY,
+    STRONG_FURNITURE,
+    _attribute_cache,
+    _class_meaning,
+)
+from newsspider.extraction.page_model import (
+    BLOCK_TAGS,
+    TEASER_HEADINGS,
+    PageSegments,
+)
 from newsspider.extraction.textstats import count_dense_script, count_punctuation
 
-BLOCK_TAGS = frozenset(
-    """address article aside blockquote body center dd details dialog div dl dt fieldset
-    figcaption figure footer form h1 h2 h3 h4 h5 h6 header hgroup hr html li main menu nav ol p
-    pre section summary table tbody td tfoot th thead tr ul caption""".split()
-)
-HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
-#: A CJK/kana/hangul character carries about as much as a short word: each counts this many
-#: times extra wherever segment sizes are weighed (`effective_chars`).
-DENSE_CHAR_EXTRA = 2
-#: Headings inside an article (the h1 is its headline).
-SUBHEADING_TAGS = HEADING_TAGS - {"h1"}
+__all__ = ["segment_page"]
+
 # Page regions that are boilerplate by their HTML5 role.
 _BOILERPLATE_TAGS = frozenset({"nav", "aside", "footer", "menu"})
-
-_CAMEL = re.compile(r"([a-z])([A-Z])")
-_TOKEN_SPLIT = re.compile(r"[^a-z0-9]+")
-# Class/id words of page furniture. Whole tokens only: "comment" is noise, "commentary" is not.
-# Strong words name regions that never wrap an article; weak ones ("widget", "modal", "promo")
-# also appear on wrappers, so they only count inside the chosen container.
-STRONG_NEGATIVE_TOKENS = frozenset(
-    """comment comments commentlist disqus respond replies related relatedposts
-    recommend recommended recommendation recommendations recirc recirculation outbrain taboola share
-    sharing sharebar social socials newsletter subscribe subscription signup cookie cookies
-    consent gdpr sidebar footer nav navbar navigation menu breadcrumb breadcrumbs pagination
-    pager advert advertisement advertising ads adslot sponsor sponsored popup trending popular
-    mostread""".split()
-)
-WEAK_NEGATIVE_TOKENS = frozenset(
-    """reply ad banner modal toolbar widget masthead tags tagcloud keywords rating ratings skip
-    print login teaser teasers more promo promotion""".split()
-)
-POSITIVE_TOKENS = frozenset(
-    """article articlebody articlecontent articletext body content entry entrycontent post
-    postbody postcontent story storybody storycontent text prose main maincontent blog news
-    hentry""".split()
-)
 
 
 _CAPTION_TAGS = frozenset({"figure", "figcaption"})
 _PAGE_TAGS = frozenset({"html", "body"})
-#: Headings that, when linked, are teaser headlines (h1 is the page's own headline).
-TEASER_HEADINGS = frozenset({"h2", "h3", "h4"})
-CAPTION_TOKENS = frozenset(
-    """caption captions wpcaption wpcaptiontext imagecaption photocaption figcaption credit
-    credits imagecredit photocredit""".split()
-)
-#: A dialog laid over the page (consent and cookie notices, modals): furniture that may hold
-#: more prose than the article itself, so only its share of the page's structure can make it
-#: a wrapper.
-OVERLAY = -3
-STRONG_FURNITURE = -2
-WEAK_FURNITURE = -1
-OVERLAY_TOKENS = frozenset("consent cookie cookies gdpr onetrust cmp".split())
 _DIALOG_ROLES = frozenset({"dialog", "alertdialog"})
-
-
-def attribute_tokens(value: str) -> frozenset[str]:
-    """The words of a class or id value, camelCase split and lower-cased, plus the whole value
-    squashed ("articleBody" gives article, body and articlebody) and "related" when the squashed
-    value starts with it."""
-    if "__" in value:
-        value = " ".join(_bem_element(word) for word in value.split())
-    lower = value.lower()
-    # Most class names are already lower-case: the camelCase split is only needed otherwise.
-    words = _TOKEN_SPLIT.split(lower if lower == value else _CAMEL.sub(_spaced, value).lower())
-    squashed = _TOKEN_SPLIT.sub("", lower)
-    # "relatedpoststitle", "relatedarticles": the one furniture word that is often run together.
-    if squashed.startswith("related"):
-        words.append("related")
-    return frozenset([*filter(None, words), squashed])
-
-
-_BEM_ELEMENT = re.compile(r"[a-z][a-z-]{2,}")
-
-
-def _bem_element(word: str) -> str:
-    """'detail-content__recommend' names a recommend element inside a detail-content block: the
-    element says what the node is. CSS-module hashes ('styles_Card__x4Uq2') are not elements."""
-    element = word.rsplit("__", 1)[-1].split("--", 1)[0]
-    return element if _BEM_ELEMENT.fullmatch(element) else word
-
-
-def _spaced(match: re.Match[str]) -> str:
-    return f"{match[1]} {match[2]}"
-
-
-def _signal_of(tokens: frozenset[str]) -> int:
-    positive = not POSITIVE_TOKENS.isdisjoint(tokens)
-    if not OVERLAY_TOKENS.isdisjoint(tokens):
-        return WEAK_FURNITURE if positive else OVERLAY
-    if not STRONG_NEGATIVE_TOKENS.isdisjoint(tokens):
-        # "article-body pagination-fix": the article word wins over the page-region word.
-        return WEAK_FURNITURE if positive else STRONG_FURNITURE
-    if not WEAK_NEGATIVE_TOKENS.isdisjoint(tokens):
-        return 0 if positive else WEAK_FURNITURE
-    return 1 if positive else 0
-
-
-# Class and id values repeat across elements and pages: cache their meaning, bounded.
-_attribute_cache: dict[tuple[str | None, str | None], tuple[int, bool]] = {}
-_CACHE_LIMIT = 50_000
-
-
-def class_meaning(classes: str | None, ident: str | None) -> tuple[int, bool]:
-    """(furniture signal, is-caption) of a block's class and id attributes."""
-    meaning = _attribute_cache.get((classes, ident))
-    return _class_meaning(classes, ident) if meaning is None else meaning
-
-
-def _class_meaning(classes: str | None, ident: str | None) -> tuple[int, bool]:
-    """`class_meaning` on a cache miss: work it out and remember it."""
-    class_words = attribute_tokens(classes) if classes else frozenset()
-    tokens = class_words | attribute_tokens(ident) if ident else class_words
-    # Caption from the class only: "caption" in an id names a slot more often than text.
-    meaning = (_signal_of(tokens), not CAPTION_TOKENS.isdisjoint(class_words))
-    if len(_attribute_cache) > _CACHE_LIMIT:
-        _attribute_cache.clear()
-    _attribute_cache[(classes, ident)] = meaning
-    return meaning
-
-
-@dataclass(slots=True)
-class Segment:
-    """A run of inline text owned by one block element: one segment's fields together, for code
-    that reads a few segments (`PageSegments.segment`). Loops over every segment read the
-    page's lists."""
-
-    owner: int
-    lines: list[str]
-    chars: int
-    link_chars: int
-    punctuation: int
-    dense_chars: int  # CJK/kana/hangul characters, each worth about a word
-    tag: str
-    #: True when an ancestor block (or the owner) is page furniture.
-    in_boilerplate: bool = False
-
-    @property
-    def text(self) -> str:
-        return "\n".join(self.lines)
-
-    @property
-    def link_density(self) -> float:
-        return self.link_chars / self.chars if self.chars else 0.0
-
-
-@dataclass(slots=True)
-class PageSegments:
-    """The page's blocks and segments.
-
-    Block elements and segments are numbered in document order, and each of their properties
-    is a list indexed by id (``block_tags[i]``, ``segment_chars[i]``, ...): an object per block
-    and per segment cost more than the rest of their share of the walk.
-    """
-
-    block_elements: list[etree._Element] = field(default_factory=list)
-    block_tags: list[str] = field(default_factory=list)
-    #: Id of the enclosing block, -1 for the root.
-    block_parents: list[int] = field(default_factory=list)
-    #: OVERLAY/STRONG_FURNITURE/WEAK_FURNITURE by tag or class/id, +1 article-like class/id,
-    #: else 0.
-    block_signals: list[int] = field(default_factory=list)
-    #: Last block id inside each block (inclusive): a subtree is the id range [id, end].
-    block_ends: list[int] = field(default_factory=list)
-    #: Inside a figure or caption: shown with the article, not part of its running text.
-    block_captions: list[bool] = field(default_factory=list)
-    #: itemprop="articleBody" and the like: the page says this block is the article.
-    declared_bodies: set[int] = field(default_factory=set)
-    #: <main> or role="main": the page says its main content is in here.
-    main_regions: set[int] = field(default_factory=set)
-    #: This block or one of its ancestors is page furniture (set by scoring).
-    block_furniture: list[bool] = field(default_factory=list)
-    #: Opened by a furniture heading ("You may also like"): furniture even inside the article
-    #: (set by scoring).
-    labelled_furniture: list[bool] = field(default_factory=list)
-    #: Id of the block element that owns each segment.
-    segment_owners: list[int] = field(default_factory=list)
-    #: Each segment's text, normalised, one string per line (several after <br> or in <pre>).
-    segment_lines: list[list[str]] = field(default_factory=list)
-    segment_chars: list[int] = field(default_factory=list)
-    segment_link_chars: list[int] = field(default_factory=list)
-    segment_punctuation: list[int] = field(default_factory=list)
-    #: CJK/kana/hangul characters, each worth about a word.
-    segment_dense_chars: list[int] = field(default_factory=list)
-    #: The owner's tag.
-    segment_tags: list[str] = field(default_factory=list)
-    #: The owner or an ancestor block is page furniture (set by scoring).
-    segment_boilerplate: list[bool] = field(default_factory=list)
-    #: Non-link characters in each block's subtree.
-    prose: list[int] = field(default_factory=list)
-    #: Links inside h2-h4 headings: teaser headlines, the mark of a listing page.
-    linked_headings: int = 0
-
-    def segment(self, index: int) -> Segment:
-        """One segment's fields as an object."""
-        boilerplate = self.segment_boilerplate
-        return Segment(
-            self.segment_owners[index],
-            self.segment_lines[index],
-            self.segment_chars[index],
-            self.segment_link_chars[index],
-            self.segment_punctuation[index],
-            self.segment_dense_chars[index],
-            self.segment_tags[index],
-            boilerplate[index] if boilerplate else False,
-        )
-
-    @property
-    def segments(self) -> list[Segment]:
-        """Every segment as an object (built on each call: tests and one-off reads only)."""
-        return [self.segment(index) for index in range(len(self.segment_owners))]
-
-    def is_wrapper(self, block_id: int, around: int) -> bool:
-        """Does this block hold so much of `around` that it is a layout wrapper, not furniture?
-
-        ("has-sidebar" on <body>, an off-canvas "menu-wrapper" or a "widget-container" around
-        the whole article.) A footer can hold most of a short page's prose, but not most of
-        its structure; a call-to-action box listing forty staff names can hold most of a short
-        article's structure, but not half its prose. Hence the two measures.
-        """
-        ends = self.block_ends
-        inner = ends[block_id] - block_id + 1
-        outer = ends[around] - around + 1
-        prose, around_prose = self.prose[block_id], self.prose[around]
-        if inner >= WRAPPER_BLOCK_SHARE * outer and prose >= WRAPPER_HALF_PROSE * around_prose:
-            return True
-        return (
-            self.block_signals[block_id] != OVERLAY and prose >= WRAPPER_PROSE_SHARE * around_prose
-        )
 
 
 # Stands for <br> inside collected text; the parser has already removed every control character.
@@ -485,11 +275,6 @@ def segment_page(root: etree._Element) -> PageSegments:
     return page
 
 
-#: A furniture-named block is the layout around the article when it holds this share of the
-#: blocks and WRAPPER_HALF_PROSE of the prose, or WRAPPER_PROSE_SHARE of the prose alone.
-WRAPPER_BLOCK_SHARE = 0.5
-WRAPPER_HALF_PROSE = 0.5
-WRAPPER_PROSE_SHARE = 0.75
 #: A caption is a line or two under a picture. A "caption" or "credit" word on a block with
 #: more prose than this names something else ("creditCardProductModule" around a whole story).
 CAPTION_MAX_PROSE = 800

@@ -15,8 +15,8 @@ import re
 from collections.abc import Sequence
 
 from newsspider.extraction.assembly import BodySelection
+from newsspider.extraction.page_model import HEADING_TAGS, PageSegments, Segment
 from newsspider.extraction.scoring import effective_chars
-from newsspider.extraction.segments import HEADING_TAGS, PageSegments, Segment
 
 #: A dateline or byline is short: at most this many effective characters (CJK counted 3x).
 MAX_EDGE_LINE = 100

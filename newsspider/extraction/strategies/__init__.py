@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from newsspider.extraction.assembly import BodySelection
-from newsspider.extraction.segments import PageSegments
+from newsspider.extraction.page_model import PageSegments
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from newsspider.extraction.assembly import BodySelection
-from newsspider.extraction.segments import BLOCK_TAGS, PageSegments
+from newsspider.extraction.page_model import BLOCK_TAGS, PageSegments
 
 __all__ = [
     "IMAGE_TAGS",

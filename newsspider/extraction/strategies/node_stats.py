@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from newsspider.extraction.assembly import BodySelection
-from newsspider.extraction.segments import PageSegments
+from newsspider.extraction.page_model import PageSegments
 from newsspider.extraction.textstats import count_punctuation
 
 _LINK_TAG = "a"

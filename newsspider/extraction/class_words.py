@@ -1,0 +1,110 @@
+"""What a block's class and id words say it is: furniture, an overlay, a caption, the article.
+
+Whole words only ("comment" is furniture, "commentary" is not), read from camelCase, BEM
+elements and squashed values. Pure functions of the attribute strings, cached (bounded).
+"""
+
+from __future__ import annotations
+
+import re
+
+_CAMEL = re.compile(r"([a-z])([A-Z])")
+_TOKEN_SPLIT = re.compile(r"[^a-z0-9]+")
+# Class/id words of page furniture. Whole tokens only: "comment" is noise, "commentary" is not.
+# Strong words name regions that never wrap an article; weak ones ("widget", "modal", "promo")
+# also appear on wrappers, so they only count inside the chosen container.
+STRONG_NEGATIVE_TOKENS = frozenset(
+    """comment comments commentlist disqus respond replies related relatedposts
+    recommend recommended recommendation recommendations recirc recirculation outbrain taboola share
+    sharing sharebar social socials newsletter subscribe subscription signup cookie cookies
+    consent gdpr sidebar footer nav navbar navigation menu breadcrumb breadcrumbs pagination
+    pager advert advertisement advertising ads adslot sponsor sponsored popup trending popular
+    mostread""".split()
+)
+WEAK_NEGATIVE_TOKENS = frozenset(
+    """reply ad banner modal toolbar widget masthead tags tagcloud keywords rating ratings skip
+    print login teaser teasers more promo promotion""".split()
+)
+POSITIVE_TOKENS = frozenset(
+    """article articlebody articlecontent articletext body content entry entrycontent post
+    postbody postcontent story storybody storycontent text prose main maincontent blog news
+    hentry""".split()
+)
+
+
+CAPTION_TOKENS = frozenset(
+    """caption captions wpcaption wpcaptiontext imagecaption photocaption figcaption credit
+    credits imagecredit photocredit""".split()
+)
+#: A dialog laid over the page (consent and cookie notices, modals): furniture that may hold
+#: more prose than the article itself, so only its share of the page's structure can make it
+#: a wrapper.
+OVERLAY = -3
+STRONG_FURNITURE = -2
+WEAK_FURNITURE = -1
+OVERLAY_TOKENS = frozenset("consent cookie cookies gdpr onetrust cmp".split())
+
+
+def attribute_tokens(value: str) -> frozenset[str]:
+    """The words of a class or id value, camelCase split and lower-cased, plus the whole value
+    squashed ("articleBody" gives article, body and articlebody) and "related" when the squashed
+    value starts with it."""
+    if "__" in value:
+        value = " ".join(_bem_element(word) for word in value.split())
+    lower = value.lower()
+    # Most class names are already lower-case: the camelCase split is only needed otherwise.
+    words = _TOKEN_SPLIT.split(lower if lower == value else _CAMEL.sub(_spaced, value).lower())
+    squashed = _TOKEN_SPLIT.sub("", lower)
+    # "relatedpoststitle", "relatedarticles": the one furniture word that is often run together.
+    if squashed.startswith("related"):
+        words.append("related")
+    return frozenset([*filter(None, words), squashed])
+
+
+_BEM_ELEMENT = re.compile(r"[a-z][a-z-]{2,}")
+
+
+def _bem_element(word: str) -> str:
+    """'detail-content__recommend' names a recommend element inside a detail-content block: the
+    element says what the node is. CSS-module hashes ('styles_Card__x4Uq2') are not elements."""
+    element = word.rsplit("__", 1)[-1].split("--", 1)[0]
+    return element if _BEM_ELEMENT.fullmatch(element) else word
+
+
+def _spaced(match: re.Match[str]) -> str:
+    return f"{match[1]} {match[2]}"
+
+
+def _signal_of(tokens: frozenset[str]) -> int:
+    positive = not POSITIVE_TOKENS.isdisjoint(tokens)
+    if not OVERLAY_TOKENS.isdisjoint(tokens):
+        return WEAK_FURNITURE if positive else OVERLAY
+    if not STRONG_NEGATIVE_TOKENS.isdisjoint(tokens):
+        # "article-body pagination-fix": the article word wins over the page-region word.
+        return WEAK_FURNITURE if positive else STRONG_FURNITURE
+    if not WEAK_NEGATIVE_TOKENS.isdisjoint(tokens):
+        return 0 if positive else WEAK_FURNITURE
+    return 1 if positive else 0
+
+
+# Class and id values repeat across elements and pages: cache their meaning, bounded.
+_attribute_cache: dict[tuple[str | None, str | None], tuple[int, bool]] = {}
+_CACHE_LIMIT = 50_000
+
+
+def class_meaning(classes: str | None, ident: str | None) -> tuple[int, bool]:
+    """(furniture signal, is-caption) of a block's class and id attributes."""
+    meaning = _attribute_cache.get((classes, ident))
+    return _class_meaning(classes, ident) if meaning is None else meaning
+
+
+def _class_meaning(classes: str | None, ident: str | None) -> tuple[int, bool]:
+    """`class_meaning` on a cache miss: work it out and remember it."""
+    class_words = attribute_tokens(classes) if classes else frozenset()
+    tokens = class_words | attribute_tokens(ident) if ident else class_words
+    # Caption from the class only: "caption" in an id names a slot more often than text.
+    meaning = (_signal_of(tokens), not CAPTION_TOKENS.isdisjoint(class_words))
+    if len(_attribute_cache) > _CACHE_LIMIT:
+        _attribute_cache.clear()
+    _attribute_cache[(classes, ident)] = meaning
+    return meaning
