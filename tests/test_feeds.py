@@ -10,8 +10,10 @@ import gzip
 import time
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from newsspider.spiders._feeds import FeedReader, clean_text, parse_feed, repair_feed
+from newsspider.spiders._feeds import FeedReader, FeedRepair, clean_text, parse_feed, repair_feed
 
 BASE = "https://news.example/feeds/main.xml"
 
@@ -177,3 +179,29 @@ def test_big_feed_is_read_in_bounded_steps() -> None:
     assert count == 20_000
     assert steps >= len(data) // (64 * 1024)
     assert longest < 0.25
+
+
+_TOKENS = [b"&", b"&amp;", b"&nbsp;", b"&#38;", b"&bogus;", b"<![CDATA[", b"]]>", b"]", b"x", b";"]
+
+
+@given(st.lists(st.sampled_from(_TOKENS), max_size=40), st.lists(st.integers(1, 12), max_size=8))
+def test_repair_in_pieces_equals_repair_at_once(tokens: list[bytes], sizes: list[int]) -> None:
+    """The feed reader repairs each parsing step's slice on its own: wherever the slices are
+    cut (inside a reference, a CDATA marker), the result is the same as repairing it whole."""
+    data = b"<a>" + b"".join(tokens)
+    repair, pieces, position = FeedRepair(), [], 0
+    for size in sizes:
+        pieces.append(repair(data[position : position + size]))
+        position += size
+    pieces.append(repair(data[position:], final=True))
+    assert b"".join(pieces) == repair_feed(data)
+
+
+def test_ampersand_flood_costs_linear_time() -> None:
+    small, large = b"&a" * 50_000, b"&a" * 200_000
+    times = []
+    for data in (small, large):
+        start = time.process_time()
+        list(FeedReader(b"<rss><channel><item><title>" + data, BASE))
+        times.append(time.process_time() - start)
+    assert times[1] < 8 * times[0] + 0.05

@@ -69,7 +69,7 @@ class SitemapReader:
         self.kind = kind if kind in ("urlset", "sitemapindex") else ""
 
     def batches(self) -> Iterator[list[SitemapEntry]]:
-        """The entries, one list per parsing step (possibly empty lists are skipped)."""
+        """The entries, one list (maybe empty) per parsing step."""
         if not self.kind:
             return
         wanted = "url" if self.kind == "urlset" else "sitemap"
@@ -89,8 +89,7 @@ class SitemapReader:
                     break
                 self.count += 1
                 batch.append(entry)
-            if batch:
-                yield batch
+            yield batch  # even when empty: one per step, so the caller can pause between steps
             if self.capped:
                 return
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import struct
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, Final
 from urllib.parse import urljoin
 
@@ -66,14 +66,22 @@ class XmlSteps:
     """An XML document parsed `STEP_BYTES` at a time with lxml's pull parser.
 
     `root_name` (the root's local name, lower-cased; "" when there is no element) is known
-    from the first step. `steps` yields, once per slice of input, the elements named in
+    from the first step. `steps` yields, once per slice of input, the (maybe no) elements named in
     ``tags`` (local names, any namespace) that closed in that slice; a caller done with an
     element calls `release`, so that the tree never holds more than a step's worth of them.
     """
 
-    def __init__(self, data: bytes, tags: tuple[str, ...], step: int = STEP_BYTES) -> None:
+    def __init__(
+        self,
+        data: bytes,
+        tags: tuple[str, ...],
+        step: int = STEP_BYTES,
+        transform: Callable[[bytes, bool], bytes] | None = None,
+    ) -> None:
         self._data = data
         self._step = step
+        #: Applied to each slice before the parser sees it (slice, is it the last one).
+        self._transform = transform
         self._offset = 0
         self.root_name = _root_name(data[:step])
         # Only the named elements make events: an event per element costs more than the parse.
@@ -87,10 +95,14 @@ class XmlSteps:
             if self._offset >= len(self._data):
                 self._done = True
                 with contextlib.suppress(etree.XMLSyntaxError):  # nothing parseable at all
+                    if self._transform is not None:
+                        self._parser.feed(self._transform(b"", True))
                     self._parser.close()
             else:
                 chunk = self._data[self._offset : self._offset + self._step]
                 self._offset += self._step
+                if self._transform is not None:
+                    chunk = self._transform(chunk, False)
                 try:
                     self._parser.feed(chunk)
                 except etree.XMLSyntaxError:
@@ -100,8 +112,7 @@ class XmlSteps:
                 for _, element in self._parser.read_events()
                 if isinstance(element, etree._Element)
             ]
-            if closed:
-                yield closed
+            yield closed  # even when empty: the caller's chance to hand the loop back
 
     @staticmethod
     def release(element: etree._Element) -> None:
