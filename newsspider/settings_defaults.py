@@ -17,6 +17,9 @@ CONTENT_FILTER_PRIORITY: Final = 540
 
 PIPELINE_PATH: Final = "newsspider.pipelines.ArticlePipeline"
 CONTENT_FILTER_PATH: Final = "newsspider.middlewares.ContentFilterMiddleware"
+#: Above 590 (HttpCompressionMiddleware): it sees the body still compressed.
+TRUNCATION_PRIORITY: Final = 595
+TRUNCATION_PATH: Final = "newsspider.truncation.TruncationMiddleware"
 
 # --- pipeline -------------------------------------------------------------------------------
 
@@ -76,7 +79,7 @@ TRUNCATED_MAX_CONFIDENCE: Final = "NEWSSPIDER_TRUNCATED_MAX_CONFIDENCE"
 #: The reasons the content filter can report (a bounded set: stats keys are built from them).
 FILTER_REASONS: Final = ("not_html", "empty", "thin", "listing", "soft_404", "login", "consent")
 #: Reasons the pipeline reports under the same ``newsspider/dropped/reason_count/`` family.
-PIPELINE_DROP_REASONS: Final = ("low_confidence",)
+PIPELINE_DROP_REASONS: Final = ("low_confidence", "truncated")
 
 DEFAULTS: Final[dict[str, Any]] = {
     PIPELINE_ENABLED: True,
