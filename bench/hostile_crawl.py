@@ -7,6 +7,7 @@ A loopback site is served from this process; the bundled ``sitemap`` spider craw
 on, extraction in the default thread pool) in a fresh subprocess per scenario, with
 `bench.loop_lag.LoopLagMonitor` measuring how long the event loop went without running:
 
+    small     the baseline: a sitemap of ``--articles`` ordinary articles, nothing hostile
     sitemap   one sitemap of ``--urls`` article URLs; ``max_articles`` stops the crawl after
               ``--articles`` of them (the rest of the sitemap is still read and skipped)
     hostile   a sitemap of ``--articles`` ordinary articles with the hostile pages listed first
@@ -34,14 +35,14 @@ import subprocess
 import sys
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from bench.crawl_speed import article_page
 from bench.loop_lag import TARGET_MS
 
-SCENARIOS = ("sitemap", "hostile", "both")
+SCENARIOS = ("small", "sitemap", "hostile", "both")
 HOSTILE: dict[str, bytes] = {
     "unclosed-script": b"<html><body>" + b"<script>" * (64 * 1024 // 8),
     "unclosed-anchor": b"<html><body>" + b"<a" * (64 * 1024 // 2),
@@ -52,10 +53,13 @@ HOSTILE: dict[str, bytes] = {
 }
 
 
-def sitemap(urls: int, hostile: bool) -> bytes:
-    head = [f"<url><loc>/h/{name}.html</loc></url>\n" for name in HOSTILE] if hostile else []
+def sitemap(urls: int, hostile: bool, site: str = "") -> bytes:
+    """A urlset: the hostile pages first (``hostile``), then ``urls`` articles; the locs are
+    absolute when ``site`` is given (the protocol wants them so; older newsspider needs it)."""
+    head = [f"<url><loc>{site}/h/{n}.html</loc></url>\n" for n in HOSTILE] if hostile else []
     body = (
-        f"<url><loc>/a/{i}.html</loc><lastmod>2026-03-05</lastmod></url>\n" for i in range(urls)
+        f"<url><loc>{site}/a/{i}.html</loc><lastmod>2026-03-05</lastmod></url>\n"
+        for i in range(urls)
     )
     return (
         '<?xml version="1.0" encoding="UTF-8"?>'
@@ -72,11 +76,10 @@ def _response(body: bytes, content_type: bytes = b"text/html; charset=utf-8") ->
 
 
 @contextmanager
-def serve(sitemaps: dict[str, bytes]) -> Iterator[str]:
-    """The site on 127.0.0.1, from a thread: sitemaps, hostile pages, articles on demand."""
-    fixed = {
-        f"/{name}".encode(): _response(body, b"application/xml") for name, body in sitemaps.items()
-    }
+def serve(documents: Callable[[str], dict[str, bytes]]) -> Iterator[str]:
+    """The site on 127.0.0.1, from a thread: ``documents(site_url)`` (file name -> XML), the
+    hostile pages, and articles on demand."""
+    fixed: dict[bytes, bytes] = {}
     for name, body in HOSTILE.items():
         fixed[f"/h/{name}.html".encode()] = _response(body)
 
@@ -104,7 +107,10 @@ def serve(sitemaps: dict[str, bytes]) -> Iterator[str]:
     thread.start()
     try:
         host, port = server.sockets[0].getsockname()[:2]
-        yield f"http://{host}:{port}"
+        site = f"http://{host}:{port}"
+        for name, body in documents(site).items():
+            fixed[f"/{name}".encode()] = _response(body, b"application/xml")
+        yield site
     finally:
         loop.call_soon_threadsafe(loop.stop)
         thread.join()
@@ -179,14 +185,19 @@ def main(argv: list[str] | None = None) -> None:
         run_child(args.child, args.articles, args.out)
         return
     scenarios = [s for s in args.scenarios.split(",") if s]
-    sitemaps = {
-        "sitemap.xml": sitemap(args.urls, hostile=False),
-        "hostile.xml": sitemap(args.articles, hostile=True),
-        "both.xml": sitemap(args.urls, hostile=True),
-    }
-    files = {"sitemap": "sitemap.xml", "hostile": "hostile.xml", "both": "both.xml"}
+
+    def documents(site: str) -> dict[str, bytes]:
+        return {
+            "small.xml": sitemap(args.articles, hostile=False, site=site),
+            "sitemap.xml": sitemap(args.urls, hostile=False, site=site),
+            "hostile.xml": sitemap(args.articles, hostile=True, site=site),
+            "both.xml": sitemap(args.urls, hostile=True, site=site),
+        }
+
+    files = {name: f"{name}.xml" for name in SCENARIOS}
+    size = len(sitemap(args.urls, hostile=False, site="http://127.0.0.1:40000"))
     print(
-        f"big sitemap: {args.urls} URLs ({len(sitemaps['sitemap.xml']) / 1e6:.1f} MB); "
+        f"big sitemap: {args.urls} URLs ({size / 1e6:.1f} MB); "
         f"max_articles {args.articles}; code: {args.code or 'this checkout'}\n"
     )
     print(
@@ -194,7 +205,7 @@ def main(argv: list[str] | None = None) -> None:
         "| ticks > 100 ms | worst stall after | crawl s | pages extracted | peak RSS MB |"
     )
     print("|---|---|---|---|---|---|---|---|---|")
-    with serve(sitemaps) as site:
+    with serve(documents) as site:
         for name in scenarios:
             r = crawl(site, files[name], args.articles, args.code)
             worst = (r.get("loop_lag/worst") or [{}])[0]
@@ -209,6 +220,8 @@ def main(argv: list[str] | None = None) -> None:
                 f"| {r['seconds']:.1f} | {r['pages']} | {r['peak_rss_mb']:.0f} |",
                 flush=True,
             )
+            for stall in r.get("loop_lag/worst", []):
+                print(f"  {name}: {stall}", file=sys.stderr)
 
 
 if __name__ == "__main__":

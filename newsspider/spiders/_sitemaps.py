@@ -5,7 +5,7 @@ direct children of ``<url>`` as strings and so drops the ``news:`` namespace: th
 the publication date of each article. Keeping them lets the spider skip old articles without
 fetching them and gives the extractor hints; that is why this module reads sitemaps itself.
 
-`SitemapReader` parses `STEP_BYTES` (32 KiB) of the document per step and yields that step's
+`SitemapReader` parses `STEP_BYTES` (8 KiB) of the document per step and yields that step's
 entries, so a spider can hand the event loop back between steps (a 100 000-URL sitemap is 10 to
 40 MB), and stops after ``max_urls`` entries.
 """

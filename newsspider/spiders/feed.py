@@ -2,7 +2,7 @@
 
     scrapy crawl feed -a url=https://example.com/rss.xml -O items.jsonl
 
-The feed is parsed 32 KiB at a time with the event loop free between steps (see
+The feed is parsed 8 KiB at a time with the event loop free between steps (see
 `newsspider.spiders._feeds` for what real feeds do that it copes with). Each entry's link is
 fetched as an article, with the entry's title, date and authors passed to
 the extractor as hints. A start URL that turns out to be an HTML page is searched for
@@ -51,7 +51,7 @@ class FeedSpider(NewsSpider):
                 request = self.article_request(entry.url, entry.hints(), published=entry.date)
                 if request is not None:
                     yield request
-            # One parsing step done (32 KiB of feed): let downloads run before the next.
+            # One parsing step done (8 KiB of feed): let downloads run before the next.
             await yield_to_loop()
         if not found:
             self.logger.info("Feed without entries: %s", response.url)

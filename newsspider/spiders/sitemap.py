@@ -9,7 +9,7 @@ entries of plain sitemaps are judged by the content filter like any article cand
 Unlike Scrapy's SitemapSpider this keeps the ``news:`` data (it parses the XML itself, with
 entity expansion and network access off).
 
-Big sitemaps do not stall the crawl: a sitemap is parsed 32 KiB at a time, each step's requests
+Big sitemaps do not stall the crawl: a sitemap is parsed 8 KiB at a time, each step's requests
 are yielded before the next step, and the event loop gets a turn between steps, so downloads go
 on while a 100 000-URL sitemap is read. At most ``NEWSSPIDER_SITEMAP_MAX_URLS`` URLs (default
 50 000, the protocol's limit) are read from one sitemap; the rest is skipped, logged and counted
