@@ -30,11 +30,7 @@ _PARSER_OPTIONS: Final[dict[str, Any]] = {
     "remove_pis": True,
 }
 _XML_NS: Final = "{http://www.w3.org/XML/1998/namespace}"
-
-
-def _parser() -> etree.XMLParser:
-    # A fresh parser per call: lxml parsers must not be shared across threads.
-    return etree.XMLParser(**_PARSER_OPTIONS)
+_ROOT_LOOKAHEAD: Final = 64 * 1024
 
 
 def xml_bytes(data: bytes, limit: int = MAX_XML_BYTES) -> bytes:
@@ -48,18 +44,6 @@ def xml_bytes(data: bytes, limit: int = MAX_XML_BYTES) -> bytes:
     except (OSError, EOFError, ValueError, struct.error, zlib.error):
         # ValueError: Scrapy's _DecompressionMaxSizeExceeded (no public name for it).
         return b""
-
-
-def parse_xml(data: bytes) -> etree._Element | None:
-    """The root element of a (small) XML document, or None when nothing is parseable."""
-    data = xml_bytes(data)
-    if not data.strip():
-        return None
-    try:
-        root = etree.fromstring(data, _parser())
-    except etree.XMLSyntaxError:
-        return None
-    return root
 
 
 class XmlSteps:
@@ -83,7 +67,8 @@ class XmlSteps:
         #: Applied to each slice before the parser sees it (slice, is it the last one).
         self._transform = transform
         self._offset = 0
-        self.root_name = _root_name(data[:step])
+        # The root may follow a long prolog (comments, a DOCTYPE): look a little further.
+        self.root_name = _root_name(data[: max(step, _ROOT_LOOKAHEAD)])
         # Only the named elements make events: an event per element costs more than the parse.
         self._parser = etree.XMLPullParser(
             events=("end",), tag=[f"{{*}}{name}" for name in tags], **_PARSER_OPTIONS
@@ -174,15 +159,6 @@ def child_texts(element: etree._Element) -> dict[str, str]:
         if name not in texts and (text := (child.text or "").strip()):
             texts[name] = text
     return texts
-
-
-def child_text(element: etree._Element, name: str) -> str | None:
-    """Stripped text of the first child with local name ``name`` (any namespace)."""
-    for child in element:
-        if local_name(child) == name:
-            text = text_of(child).strip()
-            return text or None
-    return None
 
 
 def text_of(element: etree._Element) -> str:
