@@ -33,8 +33,8 @@ measured (this process's CPU during each crawl) and reported.
 Where the time goes is reported per mode: the crawler process's CPU per page (all its threads),
 the extraction workers' CPU per page (the subprocess tree's CPU minus the crawler's), the
 server's, the crawler's time in garbage collection, and the longest event-loop stall
-(`bench.loop_lag.LoopLagMonitor`: wall clock / loop-thread CPU between ticks). Modes run interleaved, ``--repeat``
-rounds; the table shows medians (and the range) over the rounds. Absolute speeds depend on the
+(`bench.loop_lag.LoopLagMonitor`: wall clock / loop-thread CPU between ticks). Modes run
+interleaved, ``--repeat`` rounds; the table shows medians (and the range) over the rounds. Absolute speeds depend on the
 machine and its load: compare within one run.
 """
 
