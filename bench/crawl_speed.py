@@ -34,8 +34,8 @@ Where the time goes is reported per mode: the crawler process's CPU per page (al
 the extraction workers' CPU per page (the subprocess tree's CPU minus the crawler's), the
 server's, the crawler's time in garbage collection, and the longest event-loop stall
 (`bench.loop_lag.LoopLagMonitor`: wall clock / loop-thread CPU between ticks). Modes run
-interleaved, ``--repeat`` rounds; the table shows medians (and the range) over the rounds. Absolute speeds depend on the
-machine and its load: compare within one run.
+interleaved, ``--repeat`` rounds; the table shows medians (and the range) over the rounds.
+Absolute speeds depend on the machine and its load: compare within one run.
 """
 
 from __future__ import annotations
