@@ -32,9 +32,10 @@ measured (this process's CPU during each crawl) and reported.
 
 Where the time goes is reported per mode: the crawler process's CPU per page (all its threads),
 the extraction workers' CPU per page (the subprocess tree's CPU minus the crawler's), the
-server's, and the crawler's time in garbage collection. Modes run interleaved, ``--repeat``
-rounds; the table shows medians (and the range) over the rounds. Absolute speeds depend on the
-machine and its load: compare within one run.
+server's, the crawler's time in garbage collection, and the longest event-loop stall
+(`bench.loop_lag.LoopLagMonitor`: wall clock / loop-thread CPU between ticks). Modes run
+interleaved, ``--repeat`` rounds; the table shows medians (and the range) over the rounds.
+Absolute speeds depend on the machine and its load: compare within one run.
 """
 
 from __future__ import annotations
@@ -197,6 +198,7 @@ def run_child(mode: str, site: str, pages: int, concurrency: int) -> None:
         "LOG_LEVEL": "WARNING",
         "TELNETCONSOLE_ENABLED": False,
         "ITEM_PIPELINES": {"bench.crawl_speed.DiscardPipeline": 900},
+        "EXTENSIONS": {"bench.loop_lag.LoopLagMonitor": 0},
         **MODES[mode],
     }
     marks: dict[str, tuple[float, float]] = {}
@@ -235,6 +237,8 @@ def run_child(mode: str, site: str, pages: int, concurrency: int) -> None:
         "crawler_cpu_total": _cpu(),
         "gc_seconds": gc_seconds[0],
         "errors": int(stats.get("newsspider/pipeline/error_count", 0)),
+        "lag_ms": float(stats.get("loop_lag/max_ms", 0.0)),
+        "lag_cpu_ms": float(stats.get("loop_lag/max_cpu_ms", 0.0)),
     }
     print(json.dumps(result))
 
@@ -273,6 +277,8 @@ def crawl(mode: str, site: str, pages: int, concurrency: int) -> dict[str, float
         "server_ms": 1000 * server_cpu / count,
         "gc_share": result["gc_seconds"] / seconds,
         "errors": result["errors"],
+        "lag_ms": result["lag_ms"],
+        "lag_cpu_ms": result["lag_cpu_ms"],
     }
 
 
@@ -309,15 +315,15 @@ def report(
         "",
         "| run | pages/s | ratio to bound(off) | ratio to bound(filter) "
         "| crawler CPU ms/page | workers CPU ms/page | server CPU ms/page | crawler GC share "
-        "| verdict (off / filter) |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| verdict (off / filter) | longest loop stall ms (wall / loop CPU) |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for mode, rs in runs.items():
         rates = [r["rate"] for r in rs]
         cell = f"{med[mode]:.1f} ({min(rates):.0f}–{max(rates):.0f})"
         if mode == "extract":
             cpu = statistics.median(r["cpu_ms"] for r in rs)
-            out.append(f"| extract (alone, 1 core) | {cell} | | | {cpu:.2f} | | | | |")
+            out.append(f"| extract (alone, 1 core) | {cell} | | | {cpu:.2f} | | | | | |")
             continue
         ratios, verdicts = [], []
         for crawl in ("off", "filter"):
@@ -334,7 +340,8 @@ def report(
         workers = f"{m('workers_ms'):.2f}" if mode in WORKERS else ""
         out.append(
             f"| {mode} | {cell} | {ratios[0]} | {ratios[1]} | {m('crawler_ms'):.2f} | "
-            f"{workers} | {m('server_ms'):.3f} | {m('gc_share'):.0%} | {' / '.join(verdicts)} |"
+            f"{workers} | {m('server_ms'):.3f} | {m('gc_share'):.0%} | {' / '.join(verdicts)} "
+            f"| {max(r['lag_ms'] for r in rs):.0f} / {max(r['lag_cpu_ms'] for r in rs):.0f} |"
         )
     errors = sum(int(r.get("errors", 0)) for rs in runs.values() for r in rs)
     if errors:

@@ -16,13 +16,16 @@ from newsspider.settings_defaults import (
     ADDON_SETTINGS,
     CONTENT_FILTER_PRIORITY,
     PIPELINE_PRIORITY,
+    TRUNCATION_PRIORITY,
 )
+from newsspider.truncation import TruncationMiddleware
 
 __all__ = ["Addon"]
 
 
 class Addon:
-    """Scrapy add-on: the article pipeline, the content filter and UTF-8 feeds."""
+    """Scrapy add-on: the article pipeline, the content filter, the truncation check and UTF-8
+    feeds."""
 
     def update_settings(self, settings: Any) -> None:
         settings.setdefault_in_component_priority_dict(
@@ -30,6 +33,9 @@ class Addon:
         )
         settings.setdefault_in_component_priority_dict(
             "DOWNLOADER_MIDDLEWARES", ContentFilterMiddleware, CONTENT_FILTER_PRIORITY
+        )
+        settings.setdefault_in_component_priority_dict(
+            "DOWNLOADER_MIDDLEWARES", TruncationMiddleware, TRUNCATION_PRIORITY
         )
         for name, value in ADDON_SETTINGS.items():
             # "addon" priority: above Scrapy's defaults, below anything the project sets.

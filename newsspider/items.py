@@ -12,6 +12,7 @@ from typing import Any, Final
 
 from newsspider.extraction.article import Article
 from newsspider.settings_defaults import META_HINTS
+from newsspider.truncation import response_warnings
 
 __all__ = ["ArticleItem", "PageItem"]
 
@@ -48,6 +49,8 @@ class PageItem:
     hints: dict[str, Any] = field(default_factory=dict)
     #: JSON-friendly crawl details: ``depth``, ``redirect_urls``, ``retry_times`` when known.
     meta: dict[str, Any] = field(default_factory=dict)
+    #: Warnings about the fetch (``response-truncated``), added to the article's warnings.
+    warnings: list[str] = field(default_factory=list)
 
     @classmethod
     def from_response(cls, response: Any, **hints: Any) -> PageItem:
@@ -69,6 +72,7 @@ class PageItem:
             status=response.status,
             hints=merged_hints,
             meta={k: request_meta[k] for k in _COPIED_META if k in request_meta},
+            warnings=response_warnings(response),
         )
 
     @property

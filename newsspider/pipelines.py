@@ -52,6 +52,7 @@ from newsspider.settings_defaults import (
     MIN_CONFIDENCE,
     PIPELINE_ENABLED,
     RELATIVE_DATES,
+    TRUNCATED_MAX_CONFIDENCE,
 )
 
 __all__ = ["ArticlePipeline"]
@@ -68,6 +69,7 @@ _ERROR_COUNT = _STATS + "error_count"
 _ARTICLE_COUNT = _STATS + "article_count"
 _FLAGGED_COUNT = _STATS + "flagged_count"
 _RESTART_COUNT = _STATS + "pool_restart_count"
+_TRUNCATED_COUNT = _STATS + "truncated_response_count"
 _PAGE_TYPE_COUNT = {t: f"{_STATS}page_type_count/{t}" for t in PAGE_TYPES}
 
 
@@ -84,6 +86,7 @@ class PipelineConfig:
     relative_dates: bool = True
     min_confidence: float = 0.3
     low_confidence: str = "drop"
+    truncated_max_confidence: float = 0.2
 
     @classmethod
     def from_settings(cls, settings: Any) -> PipelineConfig:
@@ -102,6 +105,7 @@ class PipelineConfig:
             relative_dates=settings.getbool(RELATIVE_DATES, DEFAULTS[RELATIVE_DATES]),
             min_confidence=float(get(MIN_CONFIDENCE)),
             low_confidence=str(get(LOW_CONFIDENCE_ACTION)).lower(),
+            truncated_max_confidence=float(get(TRUNCATED_MAX_CONFIDENCE)),
         )
         # Misconfiguration fails the crawl at start-up, not silently mid-crawl.
         if config.mode not in _MODES:
@@ -130,8 +134,9 @@ class ArticlePipeline:
     """Replaces each `PageItem` with an `ArticleItem`; passes other items through untouched.
 
     Low-confidence articles are dropped (``DropItem`` at INFO) or flagged, per
-    ``NEWSSPIDER_LOW_CONFIDENCE``. Extraction errors are logged once with the URL, counted,
-    and drop only that page.
+    ``NEWSSPIDER_LOW_CONFIDENCE``; an article from a truncated response (`PageItem.warnings`)
+    has its confidence capped at ``NEWSSPIDER_TRUNCATED_MAX_CONFIDENCE`` first. Extraction
+    errors are logged once with the URL, counted, and drop only that page.
     """
 
     def __init__(self, config: PipelineConfig, stats: Any) -> None:
@@ -177,19 +182,29 @@ class ArticlePipeline:
             raise DropItem(f"Extraction failed: {item.url}", log_level="DEBUG") from exc
         page_type = article.page_type if article.page_type in PAGE_TYPES else "other"
         stats.inc_value(_PAGE_TYPE_COUNT[page_type])
-        low = article.confidence < self.config.min_confidence
+        confidence = article.confidence
+        if item.warnings:  # the response was cut short: half an article is not a confident one
+            stats.inc_value(_TRUNCATED_COUNT)
+            confidence = min(confidence, self.config.truncated_max_confidence)
+        low = confidence < self.config.min_confidence
         if low and self.config.low_confidence == "drop":
+            truncated = article.confidence >= self.config.min_confidence
+            reason = "truncated" if truncated else "low_confidence"
             stats.inc_value("newsspider/dropped/count")
-            stats.inc_value("newsspider/dropped/reason_count/low_confidence")
+            stats.inc_value(f"newsspider/dropped/reason_count/{reason}")
             raise DropItem(
-                f"Low confidence {article.confidence:.2f} < {self.config.min_confidence}"
-                f" ({page_type}): {item.url}",
+                f"Low confidence {confidence:.2f} < {self.config.min_confidence}"
+                f" ({'truncated response' if truncated else page_type}): {item.url}",
                 log_level="INFO",
             )
         if low:
             stats.inc_value(_FLAGGED_COUNT)
         stats.inc_value(_ARTICLE_COUNT)
-        return ArticleItem.from_article(article, item, low_confidence=low)
+        result = ArticleItem.from_article(article, item, low_confidence=low)
+        if item.warnings:
+            result.confidence = confidence
+            result.warnings = [*result.warnings, *item.warnings]
+        return result
 
     async def _run(self, page: PageItem) -> Article:
         args = (page.body, page.url, page.encoding)

@@ -17,6 +17,9 @@ CONTENT_FILTER_PRIORITY: Final = 540
 
 PIPELINE_PATH: Final = "newsspider.pipelines.ArticlePipeline"
 CONTENT_FILTER_PATH: Final = "newsspider.middlewares.ContentFilterMiddleware"
+#: Above 590 (HttpCompressionMiddleware): it sees the body still compressed.
+TRUNCATION_PRIORITY: Final = 595
+TRUNCATION_PATH: Final = "newsspider.truncation.TruncationMiddleware"
 
 # --- pipeline -------------------------------------------------------------------------------
 
@@ -63,10 +66,20 @@ CONTENT_FILTER_LISTING_SHARE: Final = "NEWSSPIDER_CONTENT_FILTER_LISTING_SHARE"
 #: A main run this long keeps a page however many links surround it.
 CONTENT_FILTER_STRONG_TEXT: Final = "NEWSSPIDER_CONTENT_FILTER_STRONG_TEXT"
 
+# --- bundled spiders and truncated responses --------------------------------------------------
+
+#: Most URLs read from one sitemap by the ``sitemap`` spider (0: no limit); the rest of the
+#: sitemap is not parsed. The sitemap protocol itself allows 50 000 per file.
+SITEMAP_MAX_URLS: Final = "NEWSSPIDER_SITEMAP_MAX_URLS"
+#: Confidence ceiling of an article whose response was truncated (Scrapy's ``dataloss`` flag,
+#: a compressed body that ends before its stream does): below the default minimum, so such
+#: articles are dropped as ``truncated``, or kept flagged with ``NEWSSPIDER_LOW_CONFIDENCE=flag``.
+TRUNCATED_MAX_CONFIDENCE: Final = "NEWSSPIDER_TRUNCATED_MAX_CONFIDENCE"
+
 #: The reasons the content filter can report (a bounded set: stats keys are built from them).
 FILTER_REASONS: Final = ("not_html", "empty", "thin", "listing", "soft_404", "login", "consent")
 #: Reasons the pipeline reports under the same ``newsspider/dropped/reason_count/`` family.
-PIPELINE_DROP_REASONS: Final = ("low_confidence",)
+PIPELINE_DROP_REASONS: Final = ("low_confidence", "truncated")
 
 DEFAULTS: Final[dict[str, Any]] = {
     PIPELINE_ENABLED: True,
@@ -87,6 +100,8 @@ DEFAULTS: Final[dict[str, Any]] = {
     CONTENT_FILTER_LISTING_LINKS: 10,
     CONTENT_FILTER_LISTING_SHARE: 0.25,
     CONTENT_FILTER_STRONG_TEXT: 1000,
+    SITEMAP_MAX_URLS: 50_000,
+    TRUNCATED_MAX_CONFIDENCE: 0.2,
 }
 
 #: Settings the add-on sets (at "addon" priority, so project settings win) besides components.

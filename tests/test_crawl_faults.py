@@ -24,6 +24,7 @@ from support.crawl import CrawlResult, run_crawl
 from support.faults import FAULTS, FaultServer, serve_faults
 
 from newsspider.items import ArticleItem
+from newsspider.settings_defaults import PIPELINE_DROP_REASONS
 
 ROOT = Path(__file__).resolve().parent.parent
 FIELD_ORDER = [f.name for f in fields(ArticleItem)]
@@ -108,13 +109,18 @@ def test_accounting_adds_up(crawl: tuple[CrawlResult, FaultServer]) -> None:
         + stat("newsspider/spider/listing_count")
     )
     assert accounted == requested
-    # The content filter judged every article that came back 2xx; what it kept was extracted.
+    # The content filter judged every article that came back 2xx; what it kept was extracted,
+    # and became an article unless the pipeline dropped it (the truncated response).
+    drops = result.prefixed("newsspider/dropped/reason_count/")
+    pipeline_drops = sum(n for r, n in drops.items() if r in PIPELINE_DROP_REASONS)
     assert stat("newsspider/content_filter/judged_count") == (
-        stat("newsspider/content_filter/kept_count")
-        + sum(n for r, n in result.prefixed("newsspider/dropped/reason_count/").items())
+        stat("newsspider/content_filter/kept_count") + sum(drops.values()) - pipeline_drops
     )
     assert stat("newsspider/content_filter/kept_count") == stat("newsspider/pipeline/page_count")
-    assert stat("newsspider/pipeline/page_count") == stat("newsspider/pipeline/article_count")
+    assert stat("newsspider/pipeline/page_count") == (
+        stat("newsspider/pipeline/article_count") + pipeline_drops
+    )
+    assert stat("newsspider/pipeline/truncated_response_count") == 1
     errors = result.prefixed("newsspider/spider/request_error_reason_count/")
     assert sum(errors.values()) == stat("newsspider/spider/request_error_count")
 

@@ -17,7 +17,10 @@ from newsspider.pipelines import ArticlePipeline
 #: The manual configuration, exactly as the README gives it.
 MANUAL = {
     "ITEM_PIPELINES": {"newsspider.pipelines.ArticlePipeline": 100},
-    "DOWNLOADER_MIDDLEWARES": {"newsspider.middlewares.ContentFilterMiddleware": 540},
+    "DOWNLOADER_MIDDLEWARES": {
+        "newsspider.middlewares.ContentFilterMiddleware": 540,
+        "newsspider.truncation.TruncationMiddleware": 595,
+    },
     "FEED_EXPORT_ENCODING": "utf-8",
 }
 COMPONENT_DICTS = ("ITEM_PIPELINES", "DOWNLOADER_MIDDLEWARES", "SPIDER_MIDDLEWARES", "EXTENSIONS")
@@ -60,6 +63,8 @@ def test_filter_sits_after_retry_and_redirects() -> None:
     # process_response runs from the end of this list to the start.
     for earlier in ("RetryMiddleware", "RedirectMiddleware", "HttpCompressionMiddleware"):
         assert order.index("ContentFilterMiddleware") < order.index(earlier)
+    # The truncation check needs the body still compressed.
+    assert order.index("HttpCompressionMiddleware") < order.index("TruncationMiddleware")
 
 
 def test_addon_is_idempotent() -> None:

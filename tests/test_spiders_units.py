@@ -16,8 +16,9 @@ from newsspider.spiders._args import SpiderArgumentError, parse_limit, parse_sin
 from newsspider.spiders._dates import date_in_url, is_older, normalize_date
 from newsspider.spiders._feeds import parse_feed
 from newsspider.spiders._links import LinkKind, classify_links
-from newsspider.spiders._sitemaps import parse_sitemap, sitemaps_from_robots
+from newsspider.spiders._sitemaps import parse_sitemap
 from newsspider.spiders.filters import CrawlFilterPipeline, merge_key, url_key
+from newsspider.spiders.sitemap import robots_sitemaps
 
 # --- arguments ------------------------------------------------------------------------------
 
@@ -177,9 +178,10 @@ def test_gzipped_sitemap_index() -> None:
 
 
 def test_sitemaps_from_robots() -> None:
-    robots = "User-agent: *\nDisallow: /x\nSITEMAP: /a.xml\nSitemap: https://n.example/a.xml\n"
-    assert sitemaps_from_robots(robots, "https://n.example/robots.txt") == [
-        "https://n.example/a.xml"
+    robots = b"User-agent: *\nDisallow: /x\nSITEMAP: /a.xml\nSitemap: https://n.example/b.xml\n"
+    assert robots_sitemaps(robots, "https://n.example/robots.txt") == [
+        "https://n.example/a.xml",
+        "https://n.example/b.xml",
     ]
 
 

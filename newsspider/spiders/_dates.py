@@ -1,4 +1,9 @@
-"""Dates as feeds and sitemaps write them (RFC 822, W3C datetime), normalised to ISO 8601."""
+"""Dates as feeds and sitemaps write them (RFC 822, W3C datetime), normalised to ISO 8601.
+
+Feeds written on a server with a non-English locale spell RFC 822 dates with local day and
+month names ("Do, 05 Mär 2026 09:30:00 +0100", "jeu., 05 mars 2026", "5 марта 2026 09:30");
+`normalize_date` reads those for the languages in `_MONTHS` too.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +17,45 @@ _W3C = re.compile(
     r"(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?)?\s*$",
     re.IGNORECASE,
 )
+# Month names (and their usual abbreviations, genitive forms) -> month number. Lower case,
+# without a trailing dot.
+_MONTH_NAMES: dict[int, tuple[str, ...]] = {
+    1: ("jan", "january", "januar", "janvier", "janv", "enero", "ene", "gennaio", "gen",
+        "janeiro", "januari", "январь", "января", "янв", "styczeń", "stycznia", "sty"),
+    2: ("feb", "february", "februar", "février", "fevrier", "févr", "fevr", "febrero",
+        "febbraio", "fevereiro", "fev", "februari", "февраль", "февраля", "фев", "luty",
+        "lutego", "lut"),
+    3: ("mar", "march", "märz", "maerz", "mär", "mars", "marzo", "março", "marco", "maart",
+        "mrt", "март", "марта", "мар", "marzec", "marca"),
+    4: ("apr", "april", "avril", "avr", "abril", "abr", "aprile", "апрель", "апреля", "апр",
+        "kwiecień", "kwietnia", "kwi"),
+    5: ("may", "mai", "mayo", "maggio", "mag", "maio", "mei", "май", "мая", "maj", "maja"),
+    6: ("jun", "june", "juni", "juin", "junio", "giugno", "giu", "junho", "июнь", "июня",
+        "июн", "czerwiec", "czerwca", "cze"),
+    7: ("jul", "july", "juli", "juillet", "juil", "julio", "luglio", "lug", "julho", "июль",
+        "июля", "июл", "lipiec", "lipca", "lip"),
+    8: ("aug", "august", "août", "aout", "agosto", "ago", "augustus", "август", "августа",
+        "авг", "sierpień", "sierpnia", "sie"),
+    9: ("sep", "sept", "september", "septembre", "septiembre", "settembre", "set", "setembro",
+        "сентябрь", "сентября", "сен", "wrzesień", "września", "wrz"),
+    10: ("oct", "october", "oktober", "okt", "octobre", "octubre", "ottobre", "ott",
+         "outubro", "out", "октябрь", "октября", "окт", "październik", "października", "paź"),
+    11: ("nov", "november", "novembre", "noviembre", "novembro", "ноябрь", "ноября", "ноя",
+         "listopad", "listopada", "lis"),
+    12: ("dec", "december", "dezember", "dez", "décembre", "decembre", "déc", "diciembre",
+         "dic", "dicembre", "dezembro", "декабрь", "декабря", "дек", "grudzień", "grudnia",
+         "gru"),
+}  # fmt: skip
+_MONTHS = {name: month for month, names in _MONTH_NAMES.items() for name in names}
+_EN_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+# "[weekday,] 05[.] Mär[.] 2026[,] [09:30[:00]] [+0100|GMT|CET]": every part bounded, no
+# nested repetition (linear time), and the input is cut to `_MAX_DATE_CHARS` first anyway.
+_LOCALISED = re.compile(
+    r"^(?:[^\W\d_]{1,15}\.?,?\s+)?(\d{1,2})\.?\s+([^\W\d_]{3,12})\.?,?\s+(\d{4}),?"
+    r"(?:\s+(?:[^\W\d_]{1,3}\s+)?(\d{1,2}):(\d{2})(?::(\d{2}))?)?"
+    r"(?:\s*([+-]\d{2}:?\d{2}|[A-Za-z]{1,5}))?\s*$"
+)
+_MAX_DATE_CHARS = 80
 _DATE_IN_PATH = re.compile(
     r"(?<!\d)((?:19|20)\d{2})[/_-]?(0[1-9]|1[0-2])[/_-]?(0[1-9]|[12]\d|3[01])(?!\d)"
 )
@@ -36,6 +80,29 @@ def normalize_date(text: str | None) -> str | None:
     try:
         # RSS 2.0 pubDate, e.g. "Thu, 05 Mar 2026 09:30:00 +0000".
         return parsedate_to_datetime(text.strip()).isoformat()
+    except (TypeError, ValueError, IndexError):
+        return _localised_date(text)
+
+
+def _localised_date(text: str) -> str | None:
+    """An RFC 822-like date with day and month names in another language, else None."""
+    match = _LOCALISED.match(text.strip()[:_MAX_DATE_CHARS])
+    if not match:
+        return None
+    day, month_name, year, hour, minute, second, zone = match.groups()
+    month = _MONTHS.get(month_name.lower())
+    if month is None:
+        return None
+    if hour is None:
+        try:
+            return date(int(year), month, int(day)).isoformat()
+        except ValueError:
+            return None
+    english = f"{day} {_EN_MONTHS[month - 1]} {year} {hour}:{minute}:{second or '00'}"
+    if zone:
+        english += " " + zone.replace(":", "")
+    try:
+        return parsedate_to_datetime(english).isoformat()
     except (TypeError, ValueError, IndexError):
         return None
 

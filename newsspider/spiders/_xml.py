@@ -1,54 +1,125 @@
-"""Safe parsing of feeds and sitemaps: no entity expansion, no network, gzip-aware."""
+"""Safe, bounded reading of feeds and sitemaps: no entity expansion, no network, gzip-aware,
+and parsed a slice at a time so that a big document never holds the event loop for long."""
 
 from __future__ import annotations
 
-import gzip
+import contextlib
+import struct
 import zlib
+from collections.abc import Callable, Iterator
+from typing import Any, Final
+from urllib.parse import urljoin
 
 from lxml import etree
+from scrapy.utils.gz import gunzip
 
-#: Decompressed sitemaps above this are refused (the protocol caps them at 50 MB).
-MAX_XML_BYTES = 50 * 1024 * 1024
+#: Decompressed sitemaps and feeds above this are refused (the sitemap protocol caps them at
+#: 50 MB).
+MAX_XML_BYTES: Final = 50 * 1024 * 1024
+#: Bytes handed to the parser per step: 30 to 120 sitemap URLs, a few milliseconds of work
+#: with their requests; the spiders let the event loop run between steps.
+STEP_BYTES: Final = 8 * 1024
+
+_PARSER_OPTIONS: Final[dict[str, Any]] = {
+    "resolve_entities": False,
+    "no_network": True,
+    "load_dtd": False,
+    "huge_tree": False,  # keeps libxml2's limits on depth and text node size
+    "recover": True,
+    "remove_comments": True,
+    "remove_pis": True,
+}
+_XML_NS: Final = "{http://www.w3.org/XML/1998/namespace}"
+_ROOT_LOOKAHEAD: Final = 64 * 1024
 
 
-def _parser() -> etree.XMLParser:
-    # A fresh parser per call: lxml parsers must not be shared across threads.
-    return etree.XMLParser(
-        resolve_entities=False,
-        no_network=True,
-        load_dtd=False,
-        huge_tree=False,
-        recover=True,
-        remove_comments=True,
-        remove_pis=True,
-    )
-
-
-def maybe_gunzip(data: bytes, limit: int = MAX_XML_BYTES) -> bytes:
-    """Decompress gzip data (``sitemap.xml.gz`` served without Content-Encoding), else pass through.
-
-    Returns b"" for broken or oversized gzip data rather than raising.
-    """
+def xml_bytes(data: bytes, limit: int = MAX_XML_BYTES) -> bytes:
+    """``data`` gunzipped when it is gzip (``sitemap.xml.gz`` served without Content-Encoding),
+    else as it is; b"" for broken gzip or output above ``limit``. Scrapy's `gunzip` keeps what a
+    truncated stream holds, as browsers do."""
     if data[:2] != b"\x1f\x8b":
         return data
-    decompressor = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
     try:
-        out = decompressor.decompress(data, limit + 1)
-    except (zlib.error, gzip.BadGzipFile):
+        return gunzip(data, max_size=limit)
+    except (OSError, EOFError, ValueError, struct.error, zlib.error):
+        # ValueError: Scrapy's _DecompressionMaxSizeExceeded (no public name for it).
         return b""
-    return b"" if len(out) > limit else out
 
 
-def parse_xml(data: bytes) -> etree._Element | None:
-    """The root element of an XML document, or None when there is nothing parseable."""
-    data = maybe_gunzip(data)
-    if not data.strip():
-        return None
+class XmlSteps:
+    """An XML document parsed `STEP_BYTES` at a time with lxml's pull parser.
+
+    `root_name` (the root's local name, lower-cased; "" when there is no element) is known
+    from the first step. `steps` yields, once per slice of input, the (maybe no) elements named in
+    ``tags`` (local names, any namespace) that closed in that slice; a caller done with an
+    element calls `release`, so that the tree never holds more than a step's worth of them.
+    """
+
+    def __init__(
+        self,
+        data: bytes,
+        tags: tuple[str, ...],
+        step: int = STEP_BYTES,
+        transform: Callable[[bytes, bool], bytes] | None = None,
+    ) -> None:
+        self._data = data
+        self._step = step
+        #: Applied to each slice before the parser sees it (slice, is it the last one).
+        self._transform = transform
+        self._offset = 0
+        # The root may follow a long prolog (comments, a DOCTYPE): look a little further.
+        self.root_name = _root_name(data[: max(step, _ROOT_LOOKAHEAD)])
+        # Only the named elements make events: an event per element costs more than the parse.
+        self._parser = etree.XMLPullParser(
+            events=("end",), tag=[f"{{*}}{name}" for name in tags], **_PARSER_OPTIONS
+        )
+        self._done = False
+
+    def steps(self) -> Iterator[list[etree._Element]]:
+        while not self._done:
+            if self._offset >= len(self._data):
+                self._done = True
+                with contextlib.suppress(etree.XMLSyntaxError):  # nothing parseable at all
+                    if self._transform is not None:
+                        self._parser.feed(self._transform(b"", True))
+                    self._parser.close()
+            else:
+                chunk = self._data[self._offset : self._offset + self._step]
+                self._offset += self._step
+                if self._transform is not None:
+                    chunk = self._transform(chunk, False)
+                try:
+                    self._parser.feed(chunk)
+                except etree.XMLSyntaxError:
+                    self._done = True  # recover mode gave up: keep what was read
+            closed = [
+                element
+                for _, element in self._parser.read_events()
+                if isinstance(element, etree._Element)
+            ]
+            yield closed  # even when empty: the caller's chance to hand the loop back
+
+    @staticmethod
+    def release(element: etree._Element) -> None:
+        """Drop ``element`` and its earlier siblings from the tree."""
+        element.clear()
+        parent = element.getparent()
+        if parent is not None:
+            while element.getprevious() is not None:
+                del parent[0]
+
+
+def _root_name(head: bytes) -> str:
+    """The local name of the first element that starts in ``head``; "" if none does."""
+    parser = etree.XMLPullParser(events=("start",), **_PARSER_OPTIONS)
     try:
-        root = etree.fromstring(data, _parser())
+        parser.feed(head)
     except etree.XMLSyntaxError:
-        return None
-    return root
+        return ""
+    for _, element in parser.read_events():
+        if isinstance(element, etree._Element):
+            return local_name(element)
+    return ""
 
 
 def local_name(element: etree._Element) -> str:
@@ -59,13 +130,35 @@ def local_name(element: etree._Element) -> str:
     return tag.rsplit("}", 1)[-1].lower()
 
 
-def child_text(element: etree._Element, name: str) -> str | None:
-    """Stripped text of the first child with local name ``name`` (any namespace)."""
+def xml_base(element: etree._Element, document_url: str) -> str:
+    """The base URL in effect at ``element``: the document's URL, then every ``xml:base`` on
+    the way down from the root, each resolved against the one above it."""
+    bases: list[str] = []
+    node: etree._Element | None = element
+    while node is not None:
+        base = node.get(_XML_NS + "base")
+        if base:
+            bases.append(base.strip())
+        node = node.getparent()
+    url = document_url
+    for base in reversed(bases):
+        url = urljoin(url, base)
+    return url
+
+
+def child_texts(element: etree._Element) -> dict[str, str]:
+    """Stripped text of each leaf child by local name (the first of a name wins; empty ones
+    and children with elements inside are left out). One pass over the children: sitemaps have
+    tens of thousands of entries."""
+    texts: dict[str, str] = {}
     for child in element:
-        if local_name(child) == name:
-            text = text_of(child).strip()
-            return text or None
-    return None
+        tag = child.tag
+        if not isinstance(tag, str) or len(child):
+            continue
+        name = tag[tag.rfind("}") + 1 :].lower()
+        if name not in texts and (text := (child.text or "").strip()):
+            texts[name] = text
+    return texts
 
 
 def text_of(element: etree._Element) -> str:

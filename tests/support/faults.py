@@ -93,6 +93,12 @@ FAULTS: tuple[Fault, ...] = (
         ("retry/max_reached", "downloader/exception_type_count/*"),
     ),
     Fault(
+        "gzip-body-cut-in-half-story",
+        "gzip-compressed article cut in half, Content-Length matching what is sent",
+        "drop:truncated",
+        ("newsspider/pipeline/truncated_response_count",),
+    ),
+    Fault(
         "slower-than-download-timeout-story",
         f"answers after {SLOW_SECONDS:g} s (DOWNLOAD_TIMEOUT {DOWNLOAD_TIMEOUT:g} s)",
         "error:timeout",
@@ -236,6 +242,10 @@ class FaultServer(LoopbackServer):
                     self._reset()
                 elif slug == "truncated-body-every-time-story":
                     self._send(200, page, length=len(page) + 1000)
+                elif slug == "gzip-body-cut-in-half-story":
+                    compressed = gzip.compress(page)
+                    half = compressed[: len(compressed) // 2]
+                    self._send(200, half, headers={"Content-Encoding": "gzip"})
                 elif slug == "slower-than-download-timeout-story":
                     time.sleep(SLOW_SECONDS)
                     self._send(200, page)
