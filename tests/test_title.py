@@ -209,3 +209,120 @@ def test_space_separated_meta_properties_end_to_end() -> None:
         b"</article></body></html>"
     )
     assert read_metadata(root, "https://example.org/a").title == "My title"
+
+
+def parse_heading(markup: str) -> etree._Element:
+    root = etree.fromstring(markup, etree.HTMLParser())
+    found = root.find(".//h1")
+    assert found is not None
+    return found
+
+
+@pytest.mark.parametrize(
+    ("markup", "expected"),
+    [
+        ("<h1><span>Analysis</span><span>Rates rise</span></h1>", "Analysis Rates rise"),
+        ("<h1><span class='dropcap'>N</span>ASA budget cut</h1>", "NASA budget cut"),
+        ("<h1>Kicker<br>The headline</h1>", "Kicker The headline"),
+        ("<h1>Rates <em>rise</em> again</h1>", "Rates rise again"),
+        ("<h1>Zero\u200bwidth\u00a0space &amp;amp; co<a>¶</a></h1>", "Zerowidth space & co"),
+    ],
+)  # fmt: skip
+def test_heading_text_keeps_a_space_between_its_pieces(markup: str, expected: str) -> None:
+    from newsspider.extraction.title import heading_text
+
+    assert heading_text(parse_heading(markup)) == expected
+
+
+def test_clean_text_decodes_double_escaped_entities_only() -> None:
+    from newsspider.extraction.title import clean_text
+
+    assert clean_text("SF&#x27;s best &amp; worst") == "SF's best & worst"
+    assert clean_text("AT&T and R&D; fine") == "AT&T and R&D; fine"
+
+
+def test_heading_equal_to_leading_piece_of_title_wins() -> None:
+    # A documentation page: "Page — Project (version)". The page's heading is the short first
+    # piece; the project's name trails.
+    heading = h("Quickstart¶")
+    title, el = choose_title(
+        meta={},
+        jsonld=[],
+        title_tag="Quickstart — Widgetlib Documentation (3.1.x)",
+        headings=[heading],
+        site_name=None,
+        url="https://widgetlib.example.org/en/stable/quickstart/",
+    )
+    assert title == "Quickstart"
+    assert el is heading
+
+
+def test_longer_heading_is_not_cut_to_the_shorter_meta_title() -> None:
+    heading = h("Pipe Care Tips: 11 Habits and Upgrades to Prevent Leaks")
+    title, el = choose_title(
+        meta={"og:title": ["Pipe Care Tips: 11 Habits and Upgrades"]},
+        jsonld=[],
+        title_tag="Pipe Care Tips: 11 Habits and Upgrades",
+        headings=[heading],
+        site_name="Example Plumbing",
+        url=None,
+    )
+    assert title == "Pipe Care Tips: 11 Habits and Upgrades to Prevent Leaks"
+    assert el is heading
+
+
+def test_kicker_in_its_own_span_is_trimmed_to_the_meta_title() -> None:
+    heading = parse_heading(
+        "<h1><span>Exclusive</span><span>Council approves the bridge</span></h1>"
+    )
+    title, _ = choose_title(
+        meta={"og:title": ["Council approves the bridge | Gazette"]},
+        jsonld=[],
+        title_tag="Council approves the bridge | Gazette",
+        headings=[heading],
+        site_name="Gazette",
+        url=None,
+    )
+    assert title == "Council approves the bridge"
+
+
+def test_separator_lost_between_heading_spans_comes_from_the_structured_title() -> None:
+    heading = parse_heading("<h1><span>Analysis</span><span>Rates rise again</span></h1>")
+    title, el = choose_title(
+        meta={"og:title": ["Analysis: Rates rise again"]},
+        jsonld=[{"@type": "NewsArticle", "headline": "Analysis: Rates rise again"}],
+        title_tag="Analysis: Rates rise again - Gazette",
+        headings=[heading],
+        site_name="Gazette",
+        url=None,
+    )
+    assert title == "Analysis: Rates rise again"
+    assert el is heading
+
+
+def test_quote_style_alone_keeps_the_heading_as_shown() -> None:
+    heading = h("Why “cheap” fixes fail")
+    title, _ = choose_title(
+        meta={"og:title": ['Why "cheap" fixes fail']},
+        jsonld=[{"@type": "NewsArticle", "headline": 'Why "cheap" fixes fail'}],
+        title_tag='Why "cheap" fixes fail',
+        headings=[heading],
+        site_name=None,
+        url=None,
+    )
+    assert title == "Why “cheap” fixes fail"
+
+
+def test_heading_more_sources_agree_with_beats_a_tag_leading_the_title() -> None:
+    question = h("How do I back up my whole disk?")
+    tag = h("Backup")
+    title, el = choose_title(
+        meta={"og:title": ["How do I back up my whole disk?"]},
+        jsonld=[],
+        title_tag="backup - How do I back up my whole disk? - Ask Example",
+        headings=[question, tag],
+        site_name="Ask Example",
+        url=None,
+    )
+    assert title == "How do I back up my whole disk?"
+    assert el is question

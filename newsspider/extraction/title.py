@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit
+
+from lxml import etree
 
 #: Meta keys (lower-cased) that carry the headline, best first.
 TITLE_META = (
@@ -34,6 +37,16 @@ _PUNCT_EDGES = "\"'“”‘’«»„‚「」『』《》()[]{}<>.,;:!?¡¿-�
 _GENERIC_LABELS = frozenset({"com", "co", "org", "net", "gov", "edu", "ac", "ne", "or", "go"})
 
 
+# Invisible characters that only break comparisons: zero-width space, word joiner, BOM, soft
+# hyphen, direction marks. ZWJ/ZWNJ stay: they shape Persian, Indic scripts and emoji.
+_INVISIBLE_RE = re.compile("[\u200b\u2060\ufeff\u00ad\u200e\u200f]")
+# An entity left escaped once too often by a template ("SF&#x27;s", "&amp;"): real titles do
+# not spell entities, so decoding them is safe. A semicolon is required ("AT&T" stays).
+_ENTITY_RE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z][a-zA-Z0-9]{1,31});")
+# Letters and digits only: two titles with one skeleton differ only in quotes, dashes, spacing.
+_SKELETON_RE = re.compile(r"[\W_]+")
+
+
 @lru_cache(maxsize=512)
 def _norm(text: str) -> str:
     text = unicodedata.normalize("NFKC", text).casefold()
@@ -44,7 +57,18 @@ def clean_text(text: str | None) -> str:
     """Whitespace-collapsed text, or "" for None."""
     if not text:
         return ""
-    return " ".join(text.split())[:_MAX_TITLE]
+    if "&" in text:
+        text = _ENTITY_RE.sub(_unescape, text)
+    return " ".join(_INVISIBLE_RE.sub("", text).split())[:_MAX_TITLE]
+
+
+def _unescape(match: re.Match[str]) -> str:
+    return html.unescape(match.group())
+
+
+@lru_cache(maxsize=512)
+def _skeleton(text: str) -> str:
+    return _SKELETON_RE.sub("", unicodedata.normalize("NFKC", text).casefold())
 
 
 def element_text(el: Any) -> str:
@@ -262,7 +286,7 @@ def choose_title(
         references.append(clean_text(hint))
 
     # A visible heading that agrees with the page's own titles is the headline.
-    best_heading: tuple[tuple[float, int], str, Any] | None = None
+    best_heading: tuple[tuple[float, int, int], str, Any] | None = None
     seen: set[int] = set()
     for el in headings:
         if id(el) in seen:
@@ -273,25 +297,36 @@ def choose_title(
             continue
         if _is_site_name(text, sites):
             continue  # the logo
-        score = max((_agreement(text, ref, site_name, url) for ref in references), default=0.0)
-        # Two headings each matching a piece of "Headline — Project": the earlier piece is the
-        # headline (site names trail far more often than they lead).
-        rank = (score, -_piece_index(text, title_tag))
+        scores = [_agreement(text, ref, site_name, url) for ref in references]
+        score = max(scores, default=0.0)
+        # Ties go to the heading more sources agree with ("Question?" over a tag "Backup" that
+        # leads the <title>), then, for two headings each matching a piece of "Headline —
+        # Project", to the earlier piece (site names trail far more often than they lead).
+        rank = (score, sum(s >= 0.8 for s in scores), -_piece_index(text, title_tag))
         if score >= 0.8 and (best_heading is None or rank > best_heading[0]):
             best_heading = (rank, text, el)
+    agreed = _agreed_title(structured, site_name, url)
     if best_heading is not None:
         text, el = best_heading[1], best_heading[2]
+        spelled = _same_words(text, structured, agreed, site_name, url)
+        if spelled:
+            return spelled, el
         if any(_norm(ref) == _norm(text) for ref in references):
             return text, el  # a structured title says exactly this: nothing to trim
-        # A heading that also holds a logo or kicker ("HeadlineSite Name"): the page's own
-        # title inside it is the cleaner headline.
+        # A heading that also holds a logo or kicker ("<span>Kicker</span>Headline"): the
+        # page's own title, when the heading holds it as a separate piece, is the headline.
         for ref in references:
             cleaned = strip_site_name(ref, site_name=site_name, url=url)
             n_ref, n_text = _norm(cleaned), _norm(text)
             if ref.endswith(("...", "…")) or len(n_ref) < 0.6 * len(n_text):
                 continue  # truncated, or only a fragment of the heading
             if len(n_ref) >= 10 and n_ref in n_text and len(n_text) > 1.15 * len(n_ref):
-                return cleaned, el
+                rest = n_text.replace(n_ref, " ", 1).strip(_PUNCT_EDGES)
+                # Only when the heading marks the two apart (the title or the rest in its own
+                # element) or the rest is the site's name: "Headline to Prevent Issues" is a
+                # longer headline, not a headline with a kicker.
+                if _holds_piece(el, n_ref) or _holds_piece(el, rest) or _is_site_name(rest, sites):
+                    return cleaned, el
         return text, el
 
     if not structured and trusted_headings:
@@ -310,9 +345,116 @@ def choose_title(
     return (clean_text(hint) or None), None
 
 
+#: Elements that start a new line inside a heading (a kicker above the headline).
+_BREAK_TAGS = frozenset({"br", "div", "p", "small", "sup", "sub", "li", "time"})
+
+
+def _needs_space(left: str, right: str, block: bool, piece: int) -> bool:
+    """Whether two text pieces of a heading that touch at an element edge need a space.
+
+    At a block edge always; at an inline edge ("<span>Kicker</span>Headline") only when a
+    word ends and a capitalised one starts, and the left piece is more than a drop cap.
+    """
+    if left[-1:].isspace() or right[:1].isspace() or not left or not right:
+        return False
+    if block:
+        return True
+    return piece >= 2 and right[0].isupper() and (left[-1].isalnum() or left[-1] in ".!?:;,)")
+
+
+def heading_text(el: Any) -> str:
+    """A heading's visible text with a space where its spans meet unspaced ("KickerHeadline").
+
+    Bounded like `element_text`; a documentation permalink mark ("Title¶") is dropped.
+    """
+    parts: list[str] = []
+    size = 0
+    edge: bool | None = None  # an element edge since the last text: True for a block edge
+    run = 0  # characters since the last edge
+    left_run = 0  # characters in the run before that edge
+    for event, node in etree.iterwalk(el, events=("start", "end")):
+        if node is not el:
+            block = isinstance(node.tag, str) and node.tag.lower() in _BREAK_TAGS
+            edge = block or bool(edge)
+            if run:
+                left_run, run = run, 0
+        text = node.text if event == "start" else (node.tail if node is not el else None)
+        if not text:
+            continue
+        if edge is not None and parts and _needs_space(parts[-1], text, edge, left_run):
+            parts.append(" ")
+        edge = None
+        parts.append(text)
+        run += len(text)
+        size += len(text)
+        if size > 2 * _MAX_TITLE:
+            break
+    return clean_text("".join(parts)).rstrip("¶ ")
+
+
+def _holds_piece(el: Any, n_piece: str) -> bool:
+    """Whether one element inside heading `el` holds exactly `n_piece` (normalised)."""
+    for count, child in enumerate(el.iter()):
+        if count > 30:
+            break
+        if child is not el and _norm(heading_text(child)) == n_piece:
+            return True
+    return False
+
+
+_SEPARATOR_CHARS = frozenset(":;,.|/·•-–—")
+_QUOTES = str.maketrans("‘’‚‛“”„‟′″", "''''\"\"\"\"'\"")
+
+
+def _same_words(
+    heading: str,
+    structured: Sequence[str],
+    agreed: str,
+    site_name: str | None,
+    url: str | None,
+) -> str:
+    """A structured title with the heading's words but other separators, or "".
+
+    A heading whose spans lost their separator ("Kicker Headline" for "Kicker: Headline")
+    or that uses other dashes reads better as the publisher wrote it; two sources that agree
+    come first. A difference in quote style alone keeps the heading: that is how the page
+    shows it.
+    """
+    core = heading.strip(_PUNCT_EDGES)
+    key = _SKELETON_RE.sub("", core)
+    for text in (agreed, *structured[:3]):
+        if not text:
+            continue
+        cleaned = strip_site_name(text, site_name=site_name, url=url)
+        inner = cleaned.strip(_PUNCT_EDGES)
+        if inner == core or _SKELETON_RE.sub("", inner) != key:
+            continue
+        if inner.translate(_QUOTES) == core.translate(_QUOTES):
+            return ""
+        if _separators(inner) > _separators(core):
+            return cleaned
+    return ""
+
+
+def _separators(text: str) -> int:
+    """Characters in `text` that separate a kicker, a headline and a subtitle."""
+    return sum(1 for ch in text if ch in _SEPARATOR_CHARS)
+
+
+def _agreed_title(structured: Sequence[str], site_name: str | None, url: str | None) -> str:
+    """The title two structured sources give alike (site name stripped), or ""."""
+    seen: dict[str, str] = {}
+    for text in structured[:4]:
+        cleaned = strip_site_name(text, site_name=site_name, url=url)
+        key = _norm(cleaned)
+        if key in seen:
+            return seen[key]
+        seen[key] = cleaned
+    return ""
+
+
 def _heading_text(el: Any) -> str:
-    """A heading's text without a documentation permalink mark ("Title¶")."""
-    return element_text(el).rstrip("¶ ")
+    return heading_text(el)
 
 
 def _piece_index(text: str, title: str) -> int:
@@ -334,8 +476,13 @@ def _agreement(heading: str, ref: str, site_name: str | None, url: str | None) -
     if len(parts) > 1:
         longest = max(len(p) for p in parts)
         match = max(parts, key=lambda p: _similar(p, heading))
-        if len(match) < 0.5 * longest or (match is parts[-1] and _is_bracketed(match)):
+        leading = match is parts[0] and _norm(match) == h
+        if (len(match) < 0.5 * longest and not leading) or (
+            match is parts[-1] and _is_bracketed(match)
+        ):
             # The heading matches a minor piece of the title: the site's logo, not the headline.
+            # Unless it is the leading piece word for word ("Quickstart — Flask Documentation"):
+            # site names trail, and a logo that leads is caught as the site's name.
             return best
     cleaned = strip_site_name(ref, site_name=site_name, url=url, anchor=heading)
     best = max(best, _similar(heading, cleaned))
