@@ -75,7 +75,7 @@ def _shape(**changes: float) -> BodyShape:
 
 
 def _confidence(shape: BodyShape) -> float:
-    return score_confidence(confidence_features(shape, None, None, 0.3), "article")
+    return score_confidence(confidence_features(shape, None, None, 0.3, "article"), "article")
 
 
 def test_a_body_stitched_around_many_gaps_is_trusted_less() -> None:
@@ -119,6 +119,38 @@ def test_tag_ratio_agreement_on_a_one_segment_page() -> None:
     assert tag_ratio_agreement(page, (), 0) == 0.0
 
 
-def test_non_article_pages_are_capped() -> None:
-    features = confidence_features(_shape(), True, 1.0, 0.0)
-    assert score_confidence(features, "listing") <= 0.15 < score_confidence(features, "article")
+def test_error_and_login_pages_are_capped() -> None:
+    for page_type in ("error", "login"):
+        features = confidence_features(_shape(), True, 1.0, 0.0, page_type)
+        assert score_confidence(features, page_type) <= 0.15
+
+
+def test_a_listing_or_other_page_type_is_evidence_not_a_cap() -> None:
+    article = score_confidence(confidence_features(_shape(), True, 1.0, 0.0, "article"), "article")
+    for page_type in ("listing", "other"):
+        features = confidence_features(_shape(), True, 1.0, 0.0, page_type)
+        assert 0.15 < score_confidence(features, page_type) < article
+
+
+def test_a_body_of_short_dated_lines_is_trusted_less() -> None:
+    assert _confidence(_shape(date_line_share=0.4)) < _confidence(_shape(date_line_share=0.0))
+
+
+def test_br_separated_lines_count_as_paragraphs() -> None:
+    lines = "<br><br>".join(f"{PARAGRAPH} {n}" for n in range(5))
+    page = _page(f"<div class='post'>{lines}</div>")
+    shape = body_shape(page, tuple(range(len(page.segments))), container=0)
+    assert (shape.lines, shape.paragraphs) == (5, 5)
+
+
+def test_short_date_lines_and_cells_are_measured() -> None:
+    rows = "".join(
+        f"<tr><td>2024-05-{n:02d}</td><td>{PARAGRAPH}</td></tr><tr><td>by user{n}</td></tr>"
+        for n in range(1, 5)
+    )
+    page = _page(f"<table>{rows}</table>")
+    shape = body_shape(page, tuple(range(len(page.segments))), container=0)
+    assert shape.lines == 12
+    assert shape.short_line_share == 8 / 12
+    assert shape.date_line_share == 4 / 12
+    assert shape.cell_share == 1.0

@@ -134,7 +134,9 @@ def _extract(
     signals = page_signals(title_text, password_fields, page, first_h1)
     page_type = classify_page(signals, shape, metadata.is_article_hint)
     agreement = structured_agreement(text, metadata.article_body)
-    features = confidence_features(shape, metadata.is_article_hint, agreement, runner_up_ratio)
+    features = confidence_features(
+        shape, metadata.is_article_hint, agreement, runner_up_ratio, page_type
+    )
     return Article(
         url=url,
         body=text,
