@@ -9,12 +9,14 @@ from lxml import html as lxml_html
 from newsspider.extraction.cleaning import clean_tree
 from newsspider.extraction.confidence import (
     FEATURE_NAMES,
-    WEIGHTS,
+    PRESENCE_MODEL,
+    QUALITY_MODEL,
     confidence_features,
     score_confidence,
 )
 from newsspider.extraction.pagetype import BodyShape, body_shape, tag_ratio_agreement
 from newsspider.extraction.segments import PageSegments, segment_page
+from newsspider.extraction.smoothing import gaussian_smooth
 
 PARAGRAPH = (
     "The council voted on Tuesday to extend the tram line by four kilometres, a decision "
@@ -59,7 +61,9 @@ def test_heading_share_counts_subheadings_among_kept_segments() -> None:
 
 
 def test_weights_match_features() -> None:
-    assert len(WEIGHTS) == len(FEATURE_NAMES) + 1
+    for model in (PRESENCE_MODEL, QUALITY_MODEL):
+        assert len(model.columns) == len(model.weights) > 0
+        assert all(0 <= c < len(FEATURE_NAMES) for c in model.columns)
 
 
 def _shape(**changes: float) -> BodyShape:
@@ -132,8 +136,8 @@ def test_a_listing_or_other_page_type_is_evidence_not_a_cap() -> None:
         assert 0.15 < score_confidence(features, page_type) < article
 
 
-def test_a_body_of_short_dated_lines_is_trusted_less() -> None:
-    assert _confidence(_shape(date_line_share=0.4)) < _confidence(_shape(date_line_share=0.0))
+def test_a_body_of_short_lines_is_trusted_less() -> None:
+    assert _confidence(_shape(short_line_share=0.6)) < _confidence(_shape(short_line_share=0.0))
 
 
 def test_br_separated_lines_count_as_paragraphs() -> None:
@@ -154,3 +158,10 @@ def test_short_date_lines_and_cells_are_measured() -> None:
     assert shape.short_line_share == 8 / 12
     assert shape.date_line_share == 4 / 12
     assert shape.cell_share == 1.0
+
+
+def test_gaussian_smoothing_keeps_constants_and_spreads_a_spike() -> None:
+    assert gaussian_smooth([], 2) == []
+    assert all(abs(v - 3.0) < 1e-12 for v in gaussian_smooth([3.0] * 7, 3))
+    spike = gaussian_smooth([0.0, 0.0, 0.0, 9.0, 0.0, 0.0, 0.0], 2)
+    assert spike[3] > spike[2] == spike[4] > spike[1] == spike[5] > spike[0] == spike[6] == 0.0

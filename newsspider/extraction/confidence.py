@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterator
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
@@ -49,16 +50,45 @@ FEATURE_NAMES = (
 MODEL_PATH = Path(str(resources.files("newsspider") / "models" / "confidence.json"))
 
 
-def _load_weights() -> tuple[float, ...]:
-    """Intercept first, then one weight per feature, in FEATURE_NAMES order."""
-    model = json.loads(MODEL_PATH.read_text(encoding="utf-8"))
-    if tuple(model["features"]) != FEATURE_NAMES:
-        # A packaging mistake, not page content: say so at import rather than score wrongly.
-        raise ValueError(f"{MODEL_PATH} was fitted to other features: refit it")
-    return (float(model["intercept"]), *map(float, model["weights"]))
+@dataclass(frozen=True, slots=True)
+class LogisticModel:
+    """A logistic model over some of the features (by index into FEATURE_NAMES)."""
+
+    intercept: float
+    columns: tuple[int, ...]
+    weights: tuple[float, ...]
+
+    def probability(self, features: tuple[float, ...]) -> float:
+        logit = self.intercept + sum(
+            w * features[c] for c, w in zip(self.columns, self.weights, strict=True)
+        )
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, logit))))
 
 
-WEIGHTS = _load_weights()
+def _load_models() -> tuple[LogisticModel, LogisticModel]:
+    stored = json.loads(MODEL_PATH.read_text(encoding="utf-8"))
+    models = []
+    for name in ("article_present", "body_good"):
+        model = stored[name]
+        unknown = set(model["features"]) - set(FEATURE_NAMES)
+        if unknown:
+            # A packaging mistake, not page content: say so at import rather than score wrongly.
+            raise ValueError(f"{MODEL_PATH} uses unknown features {sorted(unknown)}: refit it")
+        models.append(
+            LogisticModel(
+                float(model["intercept"]),
+                tuple(FEATURE_NAMES.index(f) for f in model["features"]),
+                tuple(map(float, model["weights"])),
+            )
+        )
+    return models[0], models[1]
+
+
+#: Two logistic models over the features: is there an article on the page at all (fitted on
+#: real pages against chrome-only ones), and is this body the article (body F1 >= 0.8, on real
+#: pages). The confidence is their product: each is fitted to its own question, so neither kind
+#: of negative swamps the other.
+PRESENCE_MODEL, QUALITY_MODEL = _load_models()
 #: Page types that say what they are in their own words (an error message, a sign-in form):
 #: whatever their text, it is not an article body.
 CAPPED_TYPES = frozenset({"error", "login"})
@@ -120,14 +150,16 @@ def structured_agreement(body: str, declared_body: str | None) -> float | None:
     return len(declared.intersection(_grams(_squashed(body)))) / len(declared)
 
 
-def probability(logit: float, page_type: str) -> float:
-    """The logistic of `logit`, capped for page types that are never an article."""
-    value = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, logit))))
+def combine(presence: float, quality: float, page_type: str) -> float:
+    """The confidence from the two models' probabilities, capped for page types that are
+    never an article."""
+    value = presence * quality
     if page_type in CAPPED_TYPES:
         value = min(value, NON_ARTICLE_CAP)
     return round(value, 4)
 
 
 def score_confidence(features: tuple[float, ...], page_type: str) -> float:
-    logit = WEIGHTS[0] + sum(w * x for w, x in zip(WEIGHTS[1:], features, strict=True))
-    return probability(logit, page_type)
+    return combine(
+        PRESENCE_MODEL.probability(features), QUALITY_MODEL.probability(features), page_type
+    )
