@@ -59,7 +59,7 @@ from urllib.parse import urlsplit
 import lxml.html
 from lxml import etree
 
-from bench.corpus import Page, available_corpora, corpora_root, load_corpus
+from bench.corpus import OTHER_GROUP, Page, available_corpora, corpora_root, load_corpus
 from bench.negative_pages import generate
 from newsspider.extraction.decoding import decode_html
 
@@ -88,6 +88,8 @@ class Sample:
     times: dict[str, float] = field(default_factory=dict)
     #: The corpus page's language (corpus and structural samples).
     lang: str = ""
+    #: wceb2026_llm_dev's page-type group (`bench.corpus.Page.group`), "" elsewhere.
+    group: str = ""
 
 
 # --- the pages --------------------------------------------------------------------------------
@@ -220,6 +222,7 @@ def load_samples(root: Path, per_language: int) -> tuple[list[Sample], Counter[s
                 Sample(
                     POSITIVE, "corpus", corpus, page.id, url, "text/html", page.html,
                     lang=page.lang or "?",
+                    group=page.group or "",
                 )
             )  # fmt: skip
             if page.body is None or not page.body.strip():
@@ -494,7 +497,10 @@ def language_report(samples: list[Sample]) -> list[str]:
     reasons: dict[str, Counter[str]] = defaultdict(Counter)
     gutted: Counter[str] = Counter()
     caught: Counter[str] = Counter()
+    others = [s for s in samples if s.source == "corpus" and s.group == OTHER_GROUP]
     for s in samples:
+        if s.source == "corpus" and s.group == OTHER_GROUP:
+            continue  # product, listing, documentation pages: not articles
         if s.source == "corpus":
             kept[s.lang] += 1
             dropped[s.lang] += s.dropped
@@ -518,6 +524,13 @@ def language_report(samples: list[Sample]) -> list[str]:
     lines.append(
         f"| all | {total} | {total_dropped} | {_pct(total_dropped, total)} | "
         f"| {total_gutted} | {_pct(total_caught, total_gutted)} |"
+    )
+    dropped_others = sum(s.dropped for s in others)
+    lines.append("")
+    lines.append(
+        f"Not counted above: wceb2026_llm_dev's {OTHER_GROUP} pages (product, listing, "
+        f"documentation...), {dropped_others} of {len(others)} dropped "
+        f"({_reasons(s for s in others if s.dropped)})."
     )
     return lines
 

@@ -141,3 +141,9 @@ def test_cli_reports_binary_as_not_html(tmp_path: Path, capsys: pytest.CaptureFi
     assert main(["extract", str(tmp_path / "page.html"), "--no-progress"]) == 0
     [record] = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line]
     assert (record["page_type"], record["confidence"], record["body"]) == ("not_html", 0.0, "")
+
+
+def test_a_text_head_before_binary_is_not_text() -> None:
+    # A server that prepends an HTML error header to a binary download.
+    data = b"<html><head><title>x</title></head><body>" + b" " * 3000 + _noise(30_000)
+    assert extract(data).page_type == "not_html"

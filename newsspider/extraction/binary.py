@@ -54,8 +54,10 @@ _ZLIB_STARTS: Final = (b"x\x01", b"x\x5e", b"x\x9c", b"x\xda")
 #: Characters no text page contains in bulk: C0 controls other than whitespace (ESC stays: it
 #: switches the ISO-2022 Japanese encodings), DEL, C1 controls and the replacement character.
 _NOT_TEXT_RUN = re.compile("[\x00-\x08\x0e-\x1a\x1c-\x1f\x7f-\x9f\ufffd]+")
-#: How much of the decoded text is looked at (the start: where a server's mistake shows).
-TEXT_SAMPLE = 32 * 1024
+#: How much of the decoded text is looked at: this many characters at the start (where a
+#: server's mistake shows) and as many from the middle (a text head before binary). Noise is
+#: uniform, so a few kilobytes tell; more would cost a regex scan of the whole page.
+TEXT_SAMPLE = 2048
 #: Noise is spread out, damage to a text page comes in clumps (a run of NUL bytes, a broken
 #: multi-byte character): the input is not text when runs of such characters start at more than
 #: this share of the sample's positions. Random bytes give 10% decoded in a single-byte
@@ -85,10 +87,11 @@ def binary_signature(data: bytes) -> str | None:
 
 
 def mostly_not_text(text: str) -> bool:
-    """Whether the start of the decoded text is noise: control or replacement characters spread
-    through it (random bytes, compressed data without a known signature), or most of it."""
-    sample = text[:TEXT_SAMPLE]
-    if not sample:
+    """Whether the decoded text (its start and middle) is noise: control or replacement characters
+    spread through it (random bytes, compressed data without a known signature), or most of it."""
+    middle = max(TEXT_SAMPLE, len(text) // 2)
+    sample = text[:TEXT_SAMPLE] + "\n" + text[middle : middle + TEXT_SAMPLE]
+    if len(sample) == 1:
         return False
     runs = _NOT_TEXT_RUN.findall(sample)
     return len(runs) > NOT_TEXT_RUNS * len(sample) or sum(map(len, runs)) > NOT_TEXT_CHARS * len(
