@@ -59,7 +59,7 @@ from urllib.parse import urlsplit
 import lxml.html
 from lxml import etree
 
-from bench.corpus import Page, available_corpora, corpora_root, load_corpus
+from bench.corpus import OTHER_GROUP, Page, available_corpora, corpora_root, load_corpus
 from bench.negative_pages import generate
 from newsspider.extraction.decoding import decode_html
 
@@ -86,6 +86,10 @@ class Sample:
     #: structural negatives: share of the true body still visible.
     remaining: float = 0.0
     times: dict[str, float] = field(default_factory=dict)
+    #: The corpus page's language (corpus and structural samples).
+    lang: str = ""
+    #: wceb2026_llm_dev's page-type group (`bench.corpus.Page.group`), "" elsewhere.
+    group: str = ""
 
 
 # --- the pages --------------------------------------------------------------------------------
@@ -214,7 +218,13 @@ def load_samples(root: Path, per_language: int) -> tuple[list[Sample], Counter[s
                     )
                 )
                 continue
-            samples.append(Sample(POSITIVE, "corpus", corpus, page.id, url, "text/html", page.html))
+            samples.append(
+                Sample(
+                    POSITIVE, "corpus", corpus, page.id, url, "text/html", page.html,
+                    lang=page.lang or "?",
+                    group=page.group or "",
+                )
+            )  # fmt: skip
             if page.body is None or not page.body.strip():
                 continue
             made = structural(page)
@@ -232,6 +242,7 @@ def load_samples(root: Path, per_language: int) -> tuple[list[Sample], Counter[s
                 continue
             negative = Sample(NEGATIVE, "structural", corpus, page.id, url, utf8, made.gutted)
             negative.remaining = made.remaining
+            negative.lang = page.lang or "?"
             samples.append(negative)
     for neg in generate(per_language=per_language):
         page_id = f"{neg.kind}/{neg.lang}/{neg.style}/{neg.url.rsplit('/', 1)[-1]}"
@@ -270,7 +281,7 @@ def _response(sample: Sample) -> Any:
     ), request
 
 
-def judge_all(samples: list[Sample]) -> None:
+def judge_all(samples: list[Sample], *, extract_too: bool = True) -> None:
     from newsspider.extraction.api import extract
     from newsspider.items import PageItem
     from newsspider.middlewares import PageDropped
@@ -282,6 +293,8 @@ def judge_all(samples: list[Sample]) -> None:
             middleware.process_response(request, response)
         except PageDropped as dropped:
             sample.dropped, sample.reason = True, dropped.reason
+        if not extract_too:
+            continue
         item = PageItem.from_response(response)
         article = extract(item.body, item.url, item.encoding)
         sample.pipeline_keeps = article.confidence >= MIN_CONFIDENCE
@@ -477,6 +490,51 @@ def report(samples: list[Sample], failed: Counter[str]) -> list[str]:
     return out
 
 
+def language_report(samples: list[Sample]) -> list[str]:
+    """Corpus articles dropped, per language, and recall on their article-removed pages."""
+    kept: Counter[str] = Counter()
+    dropped: Counter[str] = Counter()
+    reasons: dict[str, Counter[str]] = defaultdict(Counter)
+    gutted: Counter[str] = Counter()
+    caught: Counter[str] = Counter()
+    others = [s for s in samples if s.source == "corpus" and s.group == OTHER_GROUP]
+    for s in samples:
+        if s.source == "corpus" and s.group == OTHER_GROUP:
+            continue  # product, listing, documentation pages: not articles
+        if s.source == "corpus":
+            kept[s.lang] += 1
+            dropped[s.lang] += s.dropped
+            if s.dropped:
+                reasons[s.lang][s.reason or "?"] += 1
+        elif s.source == "structural":
+            gutted[s.lang] += 1
+            caught[s.lang] += s.dropped
+    lines = [
+        "| language | articles | dropped | share | reasons | article-removed | recall |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for lang, count in kept.most_common():
+        why = ", ".join(f"{r} {n}" for r, n in reasons[lang].most_common())
+        lines.append(
+            f"| {lang} | {count} | {dropped[lang]} | {_pct(dropped[lang], count)} | {why} "
+            f"| {gutted[lang]} | {_pct(caught[lang], gutted[lang])} |"
+        )
+    total, total_dropped = sum(kept.values()), sum(dropped.values())
+    total_gutted, total_caught = sum(gutted.values()), sum(caught.values())
+    lines.append(
+        f"| all | {total} | {total_dropped} | {_pct(total_dropped, total)} | "
+        f"| {total_gutted} | {_pct(total_caught, total_gutted)} |"
+    )
+    dropped_others = sum(s.dropped for s in others)
+    lines.append("")
+    lines.append(
+        f"Not counted above: wceb2026_llm_dev's {OTHER_GROUP} pages (product, listing, "
+        f"documentation...), {dropped_others} of {len(others)} dropped "
+        f"({_reasons(s for s in others if s.dropped)})."
+    )
+    return lines
+
+
 def cost_report(samples: list[Sample], repeat: int) -> list[str]:
     out = [f"### Cost per page (best of {repeat} per page, one process)", ""]
     out += ["| pages | n | score_page µs (median) | middleware µs (median) | extract µs (median) "]
@@ -519,14 +577,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-language", type=int, default=4, help="generated pages per kind")
     parser.add_argument("--repeat", type=int, default=3, help="timing: best of N (0: no timing)")
     parser.add_argument("--json", help="write per-page verdicts here")
+    parser.add_argument(
+        "--filter-only",
+        action="store_true",
+        help="judge with the filter only (no extraction, no timing): drops by language",
+    )
     args = parser.parse_args(argv)
 
     root = corpora_root(args.corpora)
     print(f"loading pages from {root} ...", file=sys.stderr)
     samples, failed = load_samples(root, args.per_language)
     print(f"judging {len(samples)} pages ...", file=sys.stderr)
-    judge_all(samples)
+    judge_all(samples, extract_too=not args.filter_only)
     lines = [f"Measured {datetime.now(UTC):%Y-%m-%d}, `python -m bench.middleware_eval`", ""]
+    if args.filter_only:
+        print("\n".join([*lines, *language_report(samples)]))
+        return 0
     lines += report(samples, failed)
     if args.repeat > 0:
         print(f"timing (best of {args.repeat}) ...", file=sys.stderr)

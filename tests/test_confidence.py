@@ -9,13 +9,15 @@ from lxml import html as lxml_html
 from newsspider.extraction.cleaning import clean_tree
 from newsspider.extraction.confidence import (
     FEATURE_NAMES,
-    WEIGHTS,
+    PRESENCE_MODEL,
+    QUALITY_MODEL,
     confidence_features,
     score_confidence,
 )
 from newsspider.extraction.page_model import PageSegments
 from newsspider.extraction.pagetype import BodyShape, body_shape, tag_ratio_agreement
 from newsspider.extraction.segments import segment_page
+from newsspider.extraction.smoothing import gaussian_smooth
 
 PARAGRAPH = (
     "The council voted on Tuesday to extend the tram line by four kilometres, a decision "
@@ -60,7 +62,9 @@ def test_heading_share_counts_subheadings_among_kept_segments() -> None:
 
 
 def test_weights_match_features() -> None:
-    assert len(WEIGHTS) == len(FEATURE_NAMES) + 1
+    for model in (PRESENCE_MODEL, QUALITY_MODEL):
+        assert len(model.columns) == len(model.weights) > 0
+        assert all(0 <= c < len(FEATURE_NAMES) for c in model.columns)
 
 
 def _shape(**changes: float) -> BodyShape:
@@ -76,7 +80,7 @@ def _shape(**changes: float) -> BodyShape:
 
 
 def _confidence(shape: BodyShape) -> float:
-    return score_confidence(confidence_features(shape, None, None, 0.3), "article")
+    return score_confidence(confidence_features(shape, None, None, 0.3, "article"), "article")
 
 
 def test_a_body_stitched_around_many_gaps_is_trusted_less() -> None:
@@ -120,6 +124,45 @@ def test_tag_ratio_agreement_on_a_one_segment_page() -> None:
     assert tag_ratio_agreement(page, (), 0) == 0.0
 
 
-def test_non_article_pages_are_capped() -> None:
-    features = confidence_features(_shape(), True, 1.0, 0.0)
-    assert score_confidence(features, "listing") <= 0.15 < score_confidence(features, "article")
+def test_error_and_login_pages_are_capped() -> None:
+    for page_type in ("error", "login"):
+        features = confidence_features(_shape(), True, 1.0, 0.0, page_type)
+        assert score_confidence(features, page_type) <= 0.15
+
+
+def test_a_listing_or_other_page_type_is_evidence_not_a_cap() -> None:
+    article = score_confidence(confidence_features(_shape(), True, 1.0, 0.0, "article"), "article")
+    for page_type in ("listing", "other"):
+        features = confidence_features(_shape(), True, 1.0, 0.0, page_type)
+        assert 0.15 < score_confidence(features, page_type) < article
+
+
+def test_a_body_of_short_lines_is_trusted_less() -> None:
+    assert _confidence(_shape(short_line_share=0.6)) < _confidence(_shape(short_line_share=0.0))
+
+
+def test_br_separated_lines_count_as_paragraphs() -> None:
+    lines = "<br><br>".join(f"{PARAGRAPH} {n}" for n in range(5))
+    page = _page(f"<div class='post'>{lines}</div>")
+    shape = body_shape(page, tuple(range(len(page.segments))), container=0)
+    assert (shape.lines, shape.paragraphs) == (5, 5)
+
+
+def test_short_date_lines_and_cells_are_measured() -> None:
+    rows = "".join(
+        f"<tr><td>2024-05-{n:02d}</td><td>{PARAGRAPH}</td></tr><tr><td>by user{n}</td></tr>"
+        for n in range(1, 5)
+    )
+    page = _page(f"<table>{rows}</table>")
+    shape = body_shape(page, tuple(range(len(page.segments))), container=0)
+    assert shape.lines == 12
+    assert shape.short_line_share == 8 / 12
+    assert shape.date_line_share == 4 / 12
+    assert shape.cell_share == 1.0
+
+
+def test_gaussian_smoothing_keeps_constants_and_spreads_a_spike() -> None:
+    assert gaussian_smooth([], 2) == []
+    assert all(abs(v - 3.0) < 1e-12 for v in gaussian_smooth([3.0] * 7, 3))
+    spike = gaussian_smooth([0.0, 0.0, 0.0, 9.0, 0.0, 0.0, 0.0], 2)
+    assert spike[3] > spike[2] == spike[4] > spike[1] == spike[5] > spike[0] == spike[6] == 0.0

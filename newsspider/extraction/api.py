@@ -9,6 +9,7 @@ from typing import Any
 
 from newsspider.extraction.article import Article
 from newsspider.extraction.assembly import body_text, select_body
+from newsspider.extraction.binary import binary_signature, mostly_not_text
 from newsspider.extraction.cleaning import clean_tree
 from newsspider.extraction.confidence import (
     confidence_features,
@@ -90,12 +91,21 @@ def _extract(
     if max_bytes is not None and len(html) > max_bytes:
         html = html[:max_bytes]
         warnings.append("truncated")
+    # The "this is not text" gate comes first: parsed as HTML, binary becomes a body of noise.
+    head = html[:16] if isinstance(html, bytes) else html[:16].encode("latin-1", "replace")
+    signature = binary_signature(head)
+    if signature is not None:
+        return _not_text(url, None, warnings, f"binary-{signature}")
     if isinstance(html, bytes):
         decoded = decode_html(html, encoding)
+        text_view = decoded.text
         source: str | bytes = decoded.utf8 if decoded.utf8 is not None else decoded.text
         used_encoding: str | None = decoded.encoding
     else:
-        source, used_encoding = html, None
+        text_view = source = html
+        used_encoding = None
+    if mostly_not_text(text_view):
+        return _not_text(url, used_encoding, warnings, "not-text")
     root = parse_html(source)
     if root is None:
         return Article(url=url, encoding=used_encoding, page_type="empty", warnings=(*warnings,))
@@ -124,7 +134,9 @@ def _extract(
     signals = page_signals(title_text, password_fields, page, first_h1)
     page_type = classify_page(signals, shape, metadata.is_article_hint)
     agreement = structured_agreement(text, metadata.article_body)
-    features = confidence_features(shape, metadata.is_article_hint, agreement, runner_up_ratio)
+    features = confidence_features(
+        shape, metadata.is_article_hint, agreement, runner_up_ratio, page_type
+    )
     return Article(
         url=url,
         body=text,
@@ -162,3 +174,8 @@ def _without_body(
         warnings=(*warnings, "no-body-found"),
         **_metadata_fields(metadata),
     )
+
+
+def _not_text(url: str | None, encoding: str | None, warnings: list[str], why: str) -> Article:
+    """Binary or noise: nothing in it is an article, and the warning token says why."""
+    return Article(url=url, page_type="not_html", encoding=encoding, warnings=(*warnings, why))

@@ -7,14 +7,24 @@ also says whether the body dominates the page's prose, so the plain prose share 
 feature), whether its container is clean (link density), whether the body is one run of text or
 stitched around many skipped pieces, whether it is mostly headings, and whether the page's own
 metadata agrees (structured data says "article"; JSON-LD ``articleBody`` overlaps the body).
-Weights were fitted by ``python -m bench.fit_confidence`` (logistic regression, labels "body F1
->= 0.8") on the development corpora; the features are plain so the weights stay explainable.
+The shape of the lines says whether the body is an archive or a thread taken as one article
+(many short, dated lines; most text in table cells or list items) or carries boxes marked as
+furniture. The page type is evidence, not a verdict: a thin `<br>`-separated body classified
+`listing` or `other` still ranks by its other measures; only `error` and `login` pages, which
+say so in their own words, are capped.
+Weights live in ``newsspider/models/confidence.json``, written by
+``python -m bench.fit_confidence --write`` (logistic regression, label "body F1 >= 0.8", with
+chrome-only pages, the article removed, as "no article here"), judged leave one corpus out.
 """
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Iterator
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
 
 from newsspider.extraction.pagetype import BodyShape
 
@@ -29,23 +39,59 @@ FEATURE_NAMES = (
     "log_skipped_inside",
     "heading_share",
     "tag_ratio_agreement",
+    "short_line_share",
+    "date_line_share",
+    "cell_share",
+    "boxed_share",
+    "page_type_listing",
+    "page_type_other",
 )
 
-# Intercept first, then one weight per feature, in FEATURE_NAMES order.
-WEIGHTS = (
-    0.2601,
-    0.1030,
-    0.1464,
-    -0.0415,
-    -2.6978,
-    0.4954,
-    0.6485,
-    -1.1016,
-    -1.0777,
-    -2.9314,
-    3.5052,
-)
-# Non-article page types are capped: whatever their text, it is not an article body.
+MODEL_PATH = Path(str(resources.files("newsspider") / "models" / "confidence.json"))
+
+
+@dataclass(frozen=True, slots=True)
+class LogisticModel:
+    """A logistic model over some of the features (by index into FEATURE_NAMES)."""
+
+    intercept: float
+    columns: tuple[int, ...]
+    weights: tuple[float, ...]
+
+    def probability(self, features: tuple[float, ...]) -> float:
+        logit = self.intercept + sum(
+            w * features[c] for c, w in zip(self.columns, self.weights, strict=True)
+        )
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, logit))))
+
+
+def _load_models() -> tuple[LogisticModel, LogisticModel]:
+    stored = json.loads(MODEL_PATH.read_text(encoding="utf-8"))
+    models = []
+    for name in ("article_present", "body_good"):
+        model = stored[name]
+        unknown = set(model["features"]) - set(FEATURE_NAMES)
+        if unknown:
+            # A packaging mistake, not page content: say so at import rather than score wrongly.
+            raise ValueError(f"{MODEL_PATH} uses unknown features {sorted(unknown)}: refit it")
+        models.append(
+            LogisticModel(
+                float(model["intercept"]),
+                tuple(FEATURE_NAMES.index(f) for f in model["features"]),
+                tuple(map(float, model["weights"])),
+            )
+        )
+    return models[0], models[1]
+
+
+#: Two logistic models over the features: is there an article on the page at all (fitted on
+#: real pages against chrome-only ones), and is this body the article (body F1 >= 0.8, on real
+#: pages). The confidence is their product: each is fitted to its own question, so neither kind
+#: of negative swamps the other.
+PRESENCE_MODEL, QUALITY_MODEL = _load_models()
+#: Page types that say what they are in their own words (an error message, a sign-in form):
+#: whatever their text, it is not an article body.
+CAPPED_TYPES = frozenset({"error", "login"})
 NON_ARTICLE_CAP = 0.15
 
 
@@ -54,6 +100,7 @@ def confidence_features(
     is_article_hint: bool | None,
     structured_agreement: float | None,
     runner_up_ratio: float,
+    page_type: str,
 ) -> tuple[float, ...]:
     punctuation_rate = 100.0 * shape.punctuation / shape.chars if shape.chars else 0.0
     return (
@@ -68,6 +115,12 @@ def confidence_features(
         math.log1p(shape.skipped_inside),
         shape.heading_share,
         shape.tag_ratio_agreement,
+        shape.short_line_share,
+        shape.date_line_share,
+        shape.cell_share,
+        shape.boxed_share,
+        float(page_type == "listing"),
+        float(page_type == "other"),
     )
 
 
@@ -97,9 +150,16 @@ def structured_agreement(body: str, declared_body: str | None) -> float | None:
     return len(declared.intersection(_grams(_squashed(body)))) / len(declared)
 
 
+def combine(presence: float, quality: float, page_type: str) -> float:
+    """The confidence from the two models' probabilities, capped for page types that are
+    never an article."""
+    value = presence * quality
+    if page_type in CAPPED_TYPES:
+        value = min(value, NON_ARTICLE_CAP)
+    return round(value, 4)
+
+
 def score_confidence(features: tuple[float, ...], page_type: str) -> float:
-    logit = WEIGHTS[0] + sum(w * x for w, x in zip(WEIGHTS[1:], features, strict=True))
-    probability = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, logit))))
-    if page_type != "article":
-        probability = min(probability, NON_ARTICLE_CAP)
-    return round(probability, 4)
+    return combine(
+        PRESENCE_MODEL.probability(features), QUALITY_MODEL.probability(features), page_type
+    )

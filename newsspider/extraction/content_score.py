@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from operator import sub
 from typing import Any, Final
 
+from newsspider.extraction.binary import binary_signature
+
 __all__ = ["REASONS", "PageVerdict", "Thresholds", "score_page"]
 
 #: Every reason `score_page` can give (a closed set: stats keys are built from it).
@@ -33,7 +35,6 @@ _HTML_TYPES: Final = frozenset({"text/html", "application/xhtml+xml"})
 _SNIFF_TYPES: Final = frozenset(
     {"", "text/plain", "application/octet-stream", "application/xml", "text/xml"}
 )
-_BINARY_MAGIC: Final = (b"%PDF", b"\x89PNG", b"GIF8", b"\xff\xd8\xff", b"PK\x03\x04", b"RIFF")
 _HTML_START = re.compile(rb"^\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|head|body)", re.I | re.S)
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([A-Za-z0-9_.:-]+)""", re.I)
 
@@ -177,7 +178,7 @@ def score_page(
 def _is_html(body: bytes, content_type: str | None) -> bool:
     mime = (content_type or "").split(";", 1)[0].strip().lower()
     head = body[:1024]
-    if head.startswith(_BINARY_MAGIC):
+    if binary_signature(head) is not None:
         return False
     if mime in _HTML_TYPES:
         # A NUL byte means binary unless the page is UTF-16/32 (which starts with a BOM).

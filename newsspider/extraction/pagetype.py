@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from newsspider.extraction.page_model import DENSE_CHAR_EXTRA, SUBHEADING_TAGS, PageSegments
+from newsspider.extraction.smoothing import gaussian_smooth
 
 _ERROR_PHRASES = re.compile(
     r"\b(?:404|410|page not found|not found|no longer available|does not exist|doesn't exist"
@@ -89,6 +90,17 @@ class BodyShape:
     #: text-to-tag ratio, `tag_ratio_agreement`): a body missing much of the dense text, or made
     #: of sparse pieces, is more often wrong.
     tag_ratio_agreement: float = 1.0
+    #: Body lines (a `<br>` ends one), and the share of them that are short (under 40 effective
+    #: characters) or short and date-like: archives and comment threads taken as one article
+    #: are many short dated lines.
+    lines: int = 0
+    short_line_share: float = 0.0
+    date_line_share: float = 0.0
+    #: Share of the body's characters in table cells and list items.
+    cell_share: float = 0.0
+    #: Share of the body's characters in blocks marked as furniture inside the container
+    #: (boxes, asides kept with the article).
+    boxed_share: float = 0.0
 
 
 def classify_page(signals: PageSignals, shape: BodyShape, is_article_hint: bool | None) -> str:
@@ -115,19 +127,45 @@ def classify_page(signals: PageSignals, shape: BodyShape, is_article_hint: bool 
     return "article"
 
 
+#: Dates as they appear on archive and comment lines: 2024-05-01, 1.5.2024, 2024年5月, 12:30,
+#: a year. Short lines only, so the scan is bounded.
+_DATE_LIKE = re.compile(r"\d{1,4}[-/.年]\d{1,2}|\d{1,2}:\d{2}|\b(?:19|20)\d{2}\b")
+SHORT_LINE = 40
+_CELL_TAGS = frozenset({"td", "th", "li", "dd", "dt"})
+
+
 def body_shape(page: PageSegments, segment_ids: tuple[int, ...], container: int) -> BodyShape:
     all_chars = page.segment_chars
     all_link_chars = page.segment_link_chars
     dense_chars = page.segment_dense_chars
+    segment_lines = page.segment_lines
+    boilerplate = page.segment_boilerplate
+    tags = page.segment_tags
     chars = 0
     paragraphs = 0
     punctuation = 0
+    lines = short_lines = date_lines = 0
+    cell_chars = boxed_chars = 0
     for index in segment_ids:
         weight = all_chars[index] + DENSE_CHAR_EXTRA * dense_chars[index]
         chars += weight
         punctuation += page.segment_punctuation[index]
-        if weight >= 80:
-            paragraphs += 1
+        if tags[index] in _CELL_TAGS:
+            cell_chars += weight
+        if boilerplate and boilerplate[index]:
+            boxed_chars += weight
+        # A paragraph is a line of 80+ effective characters: a body of `<br>`-separated lines
+        # in one element has as many paragraphs as a body of `<p>`s.
+        scale = weight / all_chars[index] if all_chars[index] else 1.0
+        for line in segment_lines[index]:
+            effective = len(line) * scale
+            lines += 1
+            if effective >= 80:
+                paragraphs += 1
+            elif effective < SHORT_LINE:
+                short_lines += 1
+                if _DATE_LIKE.search(line):
+                    date_lines += 1
     total = sum(all_chars) or 1
     total_links = sum(all_link_chars)
     prose_total = page.prose[0] if page.prose else 0
@@ -137,7 +175,6 @@ def body_shape(page: PageSegments, segment_ids: tuple[int, ...], container: int)
     inside_chars = sum(all_chars[i] for i in inside) or 1
     # Segment ids count in document order: the span's missing ids are the skipped pieces.
     skipped = max(segment_ids) - min(segment_ids) + 1 - len(segment_ids) if segment_ids else 0
-    tags = page.segment_tags
     headings = sum(1 for i in segment_ids if tags[i] in SUBHEADING_TAGS)
     return BodyShape(
         chars=chars,
@@ -149,12 +186,16 @@ def body_shape(page: PageSegments, segment_ids: tuple[int, ...], container: int)
         skipped_inside=skipped,
         heading_share=headings / len(segment_ids) if segment_ids else 0.0,
         tag_ratio_agreement=tag_ratio_agreement(page, segment_ids, chars),
+        lines=lines,
+        short_line_share=short_lines / lines if lines else 0.0,
+        date_line_share=date_lines / lines if lines else 0.0,
+        cell_share=cell_chars / chars if chars else 0.0,
+        boxed_share=boxed_chars / chars if chars else 0.0,
     )
 
 
-# CETR's Gaussian smoothing kernel (sigma = 1 line), cut two lines either side.
-_NEAR = math.exp(-0.5)
-_FAR = math.exp(-2.0)
+#: CETR's smoothing, cut two lines either side (a tighter window than the CETR method's own).
+SMOOTHING_RADIUS = 2
 #: A line is dense when its smoothed ratio exceeds this many standard deviations of the page's.
 #: (CETR's lambda; below its usual 1.0 so running text with short lines still counts.)
 DENSE_SPREAD = 0.5
@@ -179,18 +220,7 @@ def tag_ratio_agreement(page: PageSegments, segment_ids: tuple[int, ...], body_c
     for owner, owner_chars in zip(owners, chars, strict=True):
         ratios.append(owner_chars / (2 if owner == previous else 2 + abs(owner - previous)))
         previous = owner
-    padded = [0.0, 0.0, *ratios, 0.0, 0.0]
-    # Five shifted views of the padded ratios: the shortest has one entry per segment.
-    windows = zip(padded, padded[1:], padded[2:], padded[3:], padded[4:], strict=False)
-    sums = [c + _NEAR * (b + d) + _FAR * (a + e) for a, b, c, d, e in windows]
-    full = 1.0 + 2 * _NEAR + 2 * _FAR
-    smoothed = [value / full for value in sums]
-    # The kernel is cut at the page's ends and renormalised there.
-    for index in {0, 1, count - 2, count - 1}:
-        if 0 <= index < count:
-            weight = 1.0 + _NEAR * ((index > 0) + (index < count - 1))
-            weight += _FAR * ((index > 1) + (index < count - 2))
-            smoothed[index] = sums[index] / weight
+    smoothed = gaussian_smooth(ratios, SMOOTHING_RADIUS)
     mean = sum(smoothed) / count
     threshold = DENSE_SPREAD * math.sqrt(sum((v - mean) ** 2 for v in smoothed) / count)
     body = set(segment_ids)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 
+from newsspider.extraction.smoothing import gaussian_smooth
 from newsspider.extraction.strategies import StrategyInput, StrategyResult
 from newsspider.extraction.strategies.lines import Lines, build_lines, selection_from
 
@@ -29,22 +30,11 @@ SIGMA = 1.0
 RADIUS = 3
 LAMBDA = 1.0
 
-_KERNEL = [math.exp(-(k * k) / (2 * SIGMA * SIGMA)) for k in range(-RADIUS, RADIUS + 1)]
-
 
 def smoothed_ratios(lines: Lines) -> list[float]:
     """The Gaussian-smoothed text-to-tag ratio of each line (weights renormalised at the ends)."""
     ratios = [chars / max(1, tags) for chars, tags in zip(lines.chars, lines.tags, strict=True)]
-    count = len(ratios)
-    smoothed = []
-    for index in range(count):
-        total = weight = 0.0
-        for offset, g in enumerate(_KERNEL, start=index - RADIUS):
-            if 0 <= offset < count:
-                total += g * ratios[offset]
-                weight += g
-        smoothed.append(total / weight)
-    return smoothed
+    return gaussian_smooth(ratios, RADIUS, SIGMA)
 
 
 def content_lines(lines: Lines) -> list[int]:
