@@ -18,6 +18,7 @@ from newsspider.extraction.confidence import (
 from newsspider.extraction.decoding import decode_html
 from newsspider.extraction.html_output import body_html
 from newsspider.extraction.metadata import PageMetadata, read_metadata
+from newsspider.extraction.noscript import crawler_rendering
 from newsspider.extraction.pagetype import (
     body_shape,
     classify_page,
@@ -105,6 +106,7 @@ def _extract(
     title_text, password_fields = read_form_signals(root)
     clean_tree(root)
     page = segment_page(root)
+    page = crawler_rendering(source, page) or page
     if algorithm == "default":
         choice = choose_container(page)
         if choice is None:
