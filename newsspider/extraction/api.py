@@ -29,6 +29,7 @@ from newsspider.extraction.parsing import parse_html
 from newsspider.extraction.scoring import choose_container
 from newsspider.extraction.segments import segment_page
 from newsspider.extraction.strategies import STRATEGIES, StrategyInput
+from newsspider.extraction.threads import thread_selection
 from newsspider.extraction.trimming import trim_edges
 
 logger = logging.getLogger(__name__)
@@ -111,7 +112,9 @@ def _extract(
         choice = choose_container(page)
         if choice is None:
             return _without_body(url, used_encoding, metadata, warnings)
-        selection = trim_edges(page, select_body(page, choice), metadata.title, metadata.authors)
+        selection = thread_selection(page, choice) or trim_edges(
+            page, select_body(page, choice), metadata.title, metadata.authors
+        )
         runner_up_ratio = choice.runner_up / choice.score if choice.score > 0 else 1.0
     else:
         result = STRATEGIES[algorithm](StrategyInput(root, page))

@@ -1,0 +1,167 @@
+"""Forum and Q&A threads: when the page's posts repeat one template, the body is every post.
+
+A thread's truth is the opening post and its replies. Density scoring picks one region; on a
+thread that is one post, the post list (with author columns, meta lines and signatures), or,
+when the replies carry a comment-like name, something else entirely. What tells a thread from
+an article with comments under it is structure, not words: a thread's posts repeat one
+template, and the chosen container is one of them (or smaller than one of them), whereas an
+article's body does not repeat the comments' template.
+
+A post's *text container* is the nearest block around its prose that is not a text-level
+element (paragraph, list, quote...): ``div.bbWrapper``, ``div.s-prose``, phpBB's
+``div.content``. Its *template* is the tag and first class word of it, its parent and its
+grandparent. Text containers sharing a template, each in its own wrapper (cousins, not
+siblings), are the posts of a thread; their author columns, meta lines and signatures sit
+beside them, outside the template.
+"""
+
+from __future__ import annotations
+
+from newsspider.extraction.assembly import BodySelection
+from newsspider.extraction.class_words import STRONG_FURNITURE
+from newsspider.extraction.page_model import PageSegments
+from newsspider.extraction.scoring import ContainerChoice
+
+#: Blocks that hold a post's text but are not the post's own container.
+_TEXT_LEVEL = frozenset(
+    """p li ul ol dl dt dd h1 h2 h3 h4 h5 h6 blockquote pre table tbody thead tfoot tr td th
+    caption figure figcaption center hr address details summary""".split()
+)
+#: Ancestors in a template: the text container, its parent and grandparent.
+TEMPLATE_DEPTH = 3
+#: A thread has an opening post and at least this many posts in all.
+MIN_POSTS = 2
+#: Link-dominated segments inside a post (a "quote" header, a lone link line) are kept when
+#: under this link density.
+MAX_LINK_DENSITY = 0.5
+_DIGITS = str.maketrans("", "", "0123456789")
+
+
+def _signature(page: PageSegments, block_id: int, cache: dict[int, str]) -> str:
+    signature = cache.get(block_id)
+    if signature is None:
+        element = page.block_elements[block_id]
+        classes = element.get("class")
+        word = classes.split()[0] if classes and classes.strip() else element.get("id") or ""
+        # Post numbers in classes and ids ("bg1", "post_12"): the template without them.
+        signature = f"{page.block_tags[block_id]}.{word.translate(_DIGITS)}"
+        cache[block_id] = signature
+    return signature
+
+
+def _text_container(page: PageSegments, owner: int) -> int:
+    parents, tags = page.block_parents, page.block_tags
+    block = owner
+    while tags[block] in _TEXT_LEVEL and parents[block] >= 0:
+        block = parents[block]
+    return block
+
+
+def _template(page: PageSegments, block_id: int, cache: dict[int, str]) -> tuple[str, ...]:
+    parents = page.block_parents
+    key: list[str] = []
+    while block_id >= 0 and len(key) < TEMPLATE_DEPTH:
+        key.append(_signature(page, block_id, cache))
+        block_id = parents[block_id]
+    return tuple(key)
+
+
+def find_posts(page: PageSegments) -> list[int]:
+    """The text containers of the page's most prose-rich repeated post template (document
+    order), or [] when no template repeats in separate wrappers."""
+    parents = page.block_parents
+    prose = page.prose
+    containers: dict[int, None] = {}
+    for owner, chars, link_chars in zip(
+        page.segment_owners, page.segment_chars, page.segment_link_chars, strict=True
+    ):
+        if chars > link_chars:
+            containers[_text_container(page, owner)] = None
+    cache: dict[int, str] = {}
+    groups: dict[tuple[str, ...], list[int]] = {}
+    for block_id in containers:
+        groups.setdefault(_template(page, block_id, cache), []).append(block_id)
+    best: list[int] = []
+    best_prose = 0
+    for members in groups.values():
+        if len(members) < MIN_POSTS:
+            continue
+        # Outermost members only (a quote repeating the post template sits inside a post).
+        outer: list[int] = []
+        for block_id in members:
+            if not outer or block_id > page.block_ends[outer[-1]]:
+                outer.append(block_id)
+        # Cousins, not siblings: paragraphs-in-divs of one article share a parent.
+        if len({parents[block_id] for block_id in outer}) < MIN_POSTS:
+            continue
+        total = sum(prose[block_id] for block_id in outer)
+        if total > best_prose:
+            best, best_prose = outer, total
+    return best
+
+
+def is_thread(page: PageSegments, posts: list[int], container: int) -> bool:
+    """Do the posts repeat the template of what the density choice found (or outweigh it)?
+
+    The chosen container inside a post (or inside a post's wrapper) means the extractor took one
+    post for the article; a container holding several posts that make up most of its prose is
+    the thread with its furniture; a container outside every post holding less prose than the
+    longest post is a notice or a sidebar beside a thread whose posts were scored away. An
+    article with comments has its container outside the comments and longer than each one.
+    """
+    ends, parents, prose = page.block_ends, page.block_parents, page.prose
+    end = ends[container]
+    inside = [post for post in posts if container <= post <= end]
+    if len(inside) >= MIN_POSTS:
+        return sum(prose[post] for post in inside) * 2 >= prose[container]
+    for post in posts:
+        wrapper = parents[post]
+        if wrapper >= 0 and wrapper <= container <= ends[wrapper]:
+            return True
+    return prose[container] < max(prose[post] for post in posts)
+
+
+def thread_segments(page: PageSegments, posts: list[int]) -> tuple[int, ...]:
+    """The segments of every post, in document order, less link lines and furniture nested in
+    a post (share bars, reply buttons): the post's own name may be furniture ("comment")."""
+    ends, signals = page.block_ends, page.block_signals
+    parents = page.block_parents
+    in_post = [-1] * len(page.block_tags)
+    for post in posts:
+        in_post[post : ends[post] + 1] = [post] * (ends[post] + 1 - post)
+    furniture_below = [False] * len(page.block_tags)
+    for post in posts:
+        for block_id in range(post + 1, ends[post] + 1):
+            parent = parents[block_id]
+            furniture_below[block_id] = (parent > post and furniture_below[parent]) or signals[
+                block_id
+            ] <= STRONG_FURNITURE
+    kept: list[int] = []
+    chars, link_chars, tags = page.segment_chars, page.segment_link_chars, page.segment_tags
+    for index, owner in enumerate(page.segment_owners):
+        if in_post[owner] < 0 or furniture_below[owner] or tags[index] == "h1":
+            continue
+        if chars[index] and link_chars[index] / chars[index] > MAX_LINK_DENSITY:
+            continue
+        kept.append(index)
+    return tuple(kept)
+
+
+def common_ancestor(page: PageSegments, posts: list[int]) -> int:
+    """The innermost block holding every post."""
+    block = posts[0]
+    last = posts[-1]
+    while block > 0 and page.block_ends[block] < last:
+        block = page.block_parents[block]
+    return max(block, 0)
+
+
+def thread_selection(page: PageSegments, choice: ContainerChoice) -> BodySelection | None:
+    """The whole thread as the body, when the page is one (see `is_thread`); else None."""
+    posts = find_posts(page)
+    if not posts or not is_thread(page, posts, choice.block):
+        return None
+    segment_ids = thread_segments(page, posts)
+    if not segment_ids:
+        return None
+    return BodySelection(common_ancestor(page, posts), segment_ids)
