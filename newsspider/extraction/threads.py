@@ -17,9 +17,11 @@ beside them, outside the template.
 
 from __future__ import annotations
 
+import bisect
+
 from newsspider.extraction.assembly import BodySelection
 from newsspider.extraction.class_words import STRONG_FURNITURE
-from newsspider.extraction.page_model import PageSegments
+from newsspider.extraction.page_model import TEASER_HEADINGS, PageSegments
 from newsspider.extraction.scoring import ContainerChoice
 
 #: Blocks that hold a post's text but are not the post's own container.
@@ -34,6 +36,8 @@ MIN_POSTS = 2
 #: Link-dominated segments inside a post (a "quote" header, a lone link line) are kept when
 #: under this link density.
 MAX_LINK_DENSITY = 0.5
+#: Less prose than this in all posts together is a repeated widget ("You may also like").
+MIN_THREAD_PROSE = 200
 _DIGITS = str.maketrans("", "", "0123456789")
 
 
@@ -66,9 +70,55 @@ def _template(page: PageSegments, block_id: int, cache: dict[int, str]) -> tuple
     return tuple(key)
 
 
+def _link_chars(page: PageSegments) -> list[int]:
+    """Link characters in each block's subtree."""
+    parents = page.block_parents
+    links = [0] * len(parents)
+    for owner, link_chars in zip(page.segment_owners, page.segment_link_chars, strict=True):
+        links[owner] += link_chars
+    for block_id in range(len(parents) - 1, 0, -1):
+        if parents[block_id] >= 0:
+            links[parents[block_id]] += links[block_id]
+    return links
+
+
+def _headlines(page: PageSegments) -> list[int]:
+    """Owners of linked h2-h4 headings that lead to other pages (teaser headlines), in
+    document order. A heading linking into the page ("#p2169826") is a post's permalink."""
+    headlines: list[int] = []
+    elements = page.block_elements
+    for owner, tag, chars, link_chars in zip(
+        page.segment_owners,
+        page.segment_tags,
+        page.segment_chars,
+        page.segment_link_chars,
+        strict=True,
+    ):
+        if tag in TEASER_HEADINGS and chars and link_chars * 2 > chars:
+            link = elements[owner].find(".//a")
+            href = link.get("href", "") if link is not None else ""
+            if not href.startswith("#"):
+                headlines.append(owner)
+    return headlines
+
+
+def _template_top(page: PageSegments, block_id: int) -> int:
+    parents = page.block_parents
+    for _ in range(TEMPLATE_DEPTH - 1):
+        if parents[block_id] < 0:
+            break
+        block_id = parents[block_id]
+    return block_id
+
+
 def find_posts(page: PageSegments) -> list[int]:
     """The text containers of the page's most prose-rich repeated post template (document
-    order), or [] when no template repeats in separate wrappers."""
+    order), or [] when no template repeats in separate wrappers.
+
+    A template whose items carry a linked headline is a teaser stream, not posts (a forum's
+    linked author name sits in the author column, outside the post's template); link lists
+    repeating a template (footer columns) are not posts either.
+    """
     parents = page.block_parents
     prose = page.prose
     containers: dict[int, None] = {}
@@ -81,6 +131,8 @@ def find_posts(page: PageSegments) -> list[int]:
     groups: dict[tuple[str, ...], list[int]] = {}
     for block_id in containers:
         groups.setdefault(_template(page, block_id, cache), []).append(block_id)
+    headlines = _headlines(page)
+    links: list[int] | None = None
     best: list[int] = []
     best_prose = 0
     for members in groups.values():
@@ -95,30 +147,41 @@ def find_posts(page: PageSegments) -> list[int]:
         if len({parents[block_id] for block_id in outer}) < MIN_POSTS:
             continue
         total = sum(prose[block_id] for block_id in outer)
-        if total > best_prose:
-            best, best_prose = outer, total
+        if total < MIN_THREAD_PROSE or total <= best_prose:
+            continue
+        if headlines and _has_headline(page, outer[0], headlines):
+            continue
+        if links is None:
+            links = _link_chars(page)
+        if sum(1 for block_id in outer if prose[block_id] >= links[block_id]) < MIN_POSTS:
+            continue
+        best, best_prose = outer, total
     return best
+
+
+def _has_headline(page: PageSegments, post: int, headlines: list[int]) -> bool:
+    top = _template_top(page, post)
+    index = bisect.bisect_left(headlines, top)
+    return index < len(headlines) and headlines[index] <= page.block_ends[top]
 
 
 def is_thread(page: PageSegments, posts: list[int], container: int) -> bool:
     """Do the posts repeat the template of what the density choice found (or outweigh it)?
 
-    The chosen container inside a post (or inside a post's wrapper) means the extractor took one
-    post for the article; a container holding several posts that make up most of its prose is
-    the thread with its furniture; a container outside every post holding less prose than the
-    longest post is a notice or a sidebar beside a thread whose posts were scored away. An
-    article with comments has its container outside the comments and longer than each one.
+    The chosen container inside a post means the extractor took one post for the article; a
+    container whose prose is mostly posts is the thread with its author columns and meta
+    lines; a container outside every post holding less prose than the opening (first) post is
+    a notice or a sidebar beside a thread whose posts were scored away. An article with
+    comments has its container outside the comments, and longer than the first of them.
     """
-    ends, parents, prose = page.block_ends, page.block_parents, page.prose
+    ends, prose = page.block_ends, page.prose
     end = ends[container]
     inside = [post for post in posts if container <= post <= end]
-    if len(inside) >= MIN_POSTS:
+    if inside:
         return sum(prose[post] for post in inside) * 2 >= prose[container]
-    for post in posts:
-        wrapper = parents[post]
-        if wrapper >= 0 and wrapper <= container <= ends[wrapper]:
-            return True
-    return prose[container] < max(prose[post] for post in posts)
+    if any(post <= container <= ends[post] for post in posts):
+        return True
+    return prose[container] < prose[posts[0]]
 
 
 def thread_segments(page: PageSegments, posts: list[int]) -> tuple[int, ...]:
