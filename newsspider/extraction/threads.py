@@ -33,6 +33,11 @@ _TEXT_LEVEL = frozenset(
 TEMPLATE_DEPTH = 3
 #: A thread has an opening post and at least this many posts in all.
 MIN_POSTS = 2
+#: A chosen container holding posts is the thread when they hold this share of its prose; a
+#: page-builder layout repeating card templates has headings and sections between them.
+POST_SHARE = 0.75
+#: Regions that never hold a thread's posts (menus repeat templates, headers copy them).
+_OUTSIDE_TAGS = frozenset({"nav", "aside", "footer", "menu", "header"})
 #: Link-dominated segments inside a post (a "quote" header, a lone link line) are kept when
 #: under this link density.
 MAX_LINK_DENSITY = 0.5
@@ -102,6 +107,15 @@ def _headlines(page: PageSegments) -> list[int]:
     return headlines
 
 
+def _outside_regions(page: PageSegments) -> list[bool]:
+    """Per block: inside a nav, aside, footer, menu or header element."""
+    parents, tags = page.block_parents, page.block_tags
+    outside = [False] * len(parents)
+    for block_id, parent in enumerate(parents):
+        outside[block_id] = (parent >= 0 and outside[parent]) or tags[block_id] in _OUTSIDE_TAGS
+    return outside
+
+
 def _template_top(page: PageSegments, block_id: int) -> int:
     parents = page.block_parents
     for _ in range(TEMPLATE_DEPTH - 1):
@@ -121,15 +135,21 @@ def find_posts(page: PageSegments) -> list[int]:
     """
     parents = page.block_parents
     prose = page.prose
-    containers: dict[int, None] = {}
+    # Prose each text container holds itself (not in nested containers): the template that
+    # holds the text, not the wrapper around post, author column and signature, is the post.
+    containers: dict[int, int] = {}
     for owner, chars, link_chars in zip(
         page.segment_owners, page.segment_chars, page.segment_link_chars, strict=True
     ):
         if chars > link_chars:
-            containers[_text_container(page, owner)] = None
+            container = _text_container(page, owner)
+            containers[container] = containers.get(container, 0) + chars - link_chars
     cache: dict[int, str] = {}
     groups: dict[tuple[str, ...], list[int]] = {}
+    outside = _outside_regions(page)
     for block_id in containers:
+        if outside[block_id]:
+            continue
         groups.setdefault(_template(page, block_id, cache), []).append(block_id)
     headlines = _headlines(page)
     links: list[int] | None = None
@@ -146,7 +166,7 @@ def find_posts(page: PageSegments) -> list[int]:
         # Cousins, not siblings: paragraphs-in-divs of one article share a parent.
         if len({parents[block_id] for block_id in outer}) < MIN_POSTS:
             continue
-        total = sum(prose[block_id] for block_id in outer)
+        total = sum(containers[block_id] for block_id in members)
         if total < MIN_THREAD_PROSE or total <= best_prose:
             continue
         if headlines and _has_headline(page, outer[0], headlines):
@@ -172,16 +192,35 @@ def is_thread(page: PageSegments, posts: list[int], container: int) -> bool:
     container whose prose is mostly posts is the thread with its author columns and meta
     lines; a container outside every post holding less prose than the opening (first) post is
     a notice or a sidebar beside a thread whose posts were scored away. An article with
-    comments has its container outside the comments, and longer than the first of them.
+    comments has its text outside the comments and before them, longer than the first one
+    (the opening post of a thread repeats the replies' template).
     """
     ends, prose = page.block_ends, page.prose
     end = ends[container]
     inside = [post for post in posts if container <= post <= end]
     if inside:
-        return sum(prose[post] for post in inside) * 2 >= prose[container]
+        if sum(prose[post] for post in inside) < POST_SHARE * prose[container]:
+            return False
+        # An article above its comments: text before the post list, longer than the first
+        # post. (An opening post with a template of its own sits inside the post list.)
+        post_list = common_ancestor(page, inside)
+        return _lead_prose(page, container, post_list) < prose[inside[0]]
     if any(post <= container <= ends[post] for post in posts):
         return True
     return prose[container] < prose[posts[0]]
+
+
+def _lead_prose(page: PageSegments, start: int, post_list: int) -> int:
+    """The most prose one text container holds between block `start` and the post list."""
+    held: dict[int, int] = {}
+    chars, link_chars = page.segment_chars, page.segment_link_chars
+    for index, owner in enumerate(page.segment_owners):
+        if owner >= post_list:
+            break
+        if owner >= start and chars[index] > link_chars[index]:
+            container = _text_container(page, owner)
+            held[container] = held.get(container, 0) + chars[index] - link_chars[index]
+    return max(held.values(), default=0)
 
 
 def thread_segments(page: PageSegments, posts: list[int]) -> tuple[int, ...]:
