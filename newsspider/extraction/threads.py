@@ -20,7 +20,7 @@ from __future__ import annotations
 import bisect
 
 from newsspider.extraction.assembly import BodySelection
-from newsspider.extraction.class_words import STRONG_FURNITURE
+from newsspider.extraction.class_words import OVERLAY, STRONG_FURNITURE
 from newsspider.extraction.page_model import TEASER_HEADINGS, PageSegments
 from newsspider.extraction.scoring import ContainerChoice
 
@@ -33,6 +33,9 @@ _TEXT_LEVEL = frozenset(
 TEMPLATE_DEPTH = 3
 #: A thread has an opening post and at least this many posts in all.
 MIN_POSTS = 2
+#: Posts hold prose: the median post of a thread at least about a sentence. Page-builder
+#: layouts repeat one wrapper template around every widget, mostly single words and buttons.
+MIN_MEDIAN_POST_PROSE = 40
 #: A chosen container holding posts is the thread when they hold this share of its prose; a
 #: page-builder layout repeating card templates has headings and sections between them.
 POST_SHARE = 0.75
@@ -108,11 +111,16 @@ def _headlines(page: PageSegments) -> list[int]:
 
 
 def _outside_regions(page: PageSegments) -> list[bool]:
-    """Per block: inside a nav, aside, footer, menu or header element."""
-    parents, tags = page.block_parents, page.block_tags
+    """Per block: inside a nav, aside, footer, menu or header element, or a dialog laid over
+    the page (consent tabs repeat a template too)."""
+    parents, tags, signals = page.block_parents, page.block_tags, page.block_signals
     outside = [False] * len(parents)
     for block_id, parent in enumerate(parents):
-        outside[block_id] = (parent >= 0 and outside[parent]) or tags[block_id] in _OUTSIDE_TAGS
+        outside[block_id] = (
+            (parent >= 0 and outside[parent])
+            or tags[block_id] in _OUTSIDE_TAGS
+            or signals[block_id] == OVERLAY
+        )
     return outside
 
 
@@ -174,6 +182,8 @@ def find_posts(page: PageSegments) -> list[int]:
         if links is None:
             links = _link_chars(page)
         if sum(1 for block_id in outer if prose[block_id] >= links[block_id]) < MIN_POSTS:
+            continue
+        if sorted(prose[block_id] for block_id in outer)[len(outer) // 2] < MIN_MEDIAN_POST_PROSE:
             continue
         best, best_prose = outer, total
     return best
