@@ -33,6 +33,8 @@ _TEXT_LEVEL = frozenset(
 TEMPLATE_DEPTH = 3
 #: A thread has an opening post and at least this many posts in all.
 MIN_POSTS = 2
+#: Text containers holding less prose than this themselves are not posts.
+MIN_POST_PROSE = 10
 #: Posts hold prose: the median post of a thread at least about a sentence. Page-builder
 #: layouts repeat one wrapper template around every widget, mostly single words and buttons.
 MIN_MEDIAN_POST_PROSE = 40
@@ -110,20 +112,6 @@ def _headlines(page: PageSegments) -> list[int]:
     return headlines
 
 
-def _outside_regions(page: PageSegments) -> list[bool]:
-    """Per block: inside a nav, aside, footer, menu or header element, or a dialog laid over
-    the page (consent tabs repeat a template too)."""
-    parents, tags, signals = page.block_parents, page.block_tags, page.block_signals
-    outside = [False] * len(parents)
-    for block_id, parent in enumerate(parents):
-        outside[block_id] = (
-            (parent >= 0 and outside[parent])
-            or tags[block_id] in _OUTSIDE_TAGS
-            or signals[block_id] == OVERLAY
-        )
-    return outside
-
-
 def _template_top(page: PageSegments, block_id: int) -> int:
     parents = page.block_parents
     for _ in range(TEMPLATE_DEPTH - 1):
@@ -141,52 +129,89 @@ def find_posts(page: PageSegments) -> list[int]:
     linked author name sits in the author column, outside the post's template); link lists
     repeating a template (footer columns) are not posts either.
     """
-    parents = page.block_parents
-    prose = page.prose
     # Prose each text container holds itself (not in nested containers): the template that
     # holds the text, not the wrapper around post, author column and signature, is the post.
     containers: dict[int, int] = {}
+    container_of: dict[int, int] = {}
     for owner, chars, link_chars in zip(
         page.segment_owners, page.segment_chars, page.segment_link_chars, strict=True
     ):
         if chars > link_chars:
-            container = _text_container(page, owner)
+            container = container_of.get(owner)
+            if container is None:
+                container = container_of[owner] = _text_container(page, owner)
             containers[container] = containers.get(container, 0) + chars - link_chars
     cache: dict[int, str] = {}
     groups: dict[tuple[str, ...], list[int]] = {}
-    outside = _outside_regions(page)
-    for block_id in containers:
-        if outside[block_id]:
-            continue
-        groups.setdefault(_template(page, block_id, cache), []).append(block_id)
-    headlines = _headlines(page)
-    links: list[int] | None = None
-    best: list[int] = []
-    best_prose = 0
-    for members in groups.values():
-        if len(members) < MIN_POSTS:
-            continue
+    for block_id, held in containers.items():
+        # A label or a button's worth of text ("Reply", "#3") is no post: not worth a template.
+        if held >= MIN_POST_PROSE:
+            groups.setdefault(_template(page, block_id, cache), []).append(block_id)
+    candidates = [
+        (sum(containers[block_id] for block_id in members), members)
+        for members in groups.values()
+        if len(members) >= MIN_POSTS
+    ]
+    # Richest template first: the costlier tests run on the few that come close.
+    candidates.sort(key=lambda candidate: -candidate[0])
+    checks = _PostChecks(page)
+    for _, members in candidates:
+        posts = checks.posts(members, containers)
+        if posts:
+            return posts
+    return []
+
+
+class _PostChecks:
+    """The tests a repeated template passes to be a thread's posts, with what they need
+    worked out once per page and only when a template gets that far."""
+
+    def __init__(self, page: PageSegments) -> None:
+        self.page = page
+        self.outside: dict[int, bool] = {}
+        self.headlines: list[int] | None = None
+        self.links: list[int] | None = None
+
+    def is_outside(self, block_id: int) -> bool:
+        """Inside a nav, aside, footer, menu or header element, or a dialog laid over the
+        page (menus and consent tabs repeat templates too)."""
+        known = self.outside.get(block_id)
+        if known is None:
+            page = self.page
+            parent = page.block_parents[block_id]
+            known = (
+                page.block_tags[block_id] in _OUTSIDE_TAGS
+                or page.block_signals[block_id] == OVERLAY
+                or (parent >= 0 and self.is_outside(parent))
+            )
+            self.outside[block_id] = known
+        return known
+
+    def posts(self, members: list[int], containers: dict[int, int]) -> list[int]:
+        page = self.page
+        members = [block_id for block_id in members if not self.is_outside(block_id)]
         # Outermost members only (a quote repeating the post template sits inside a post).
         outer: list[int] = []
         for block_id in members:
             if not outer or block_id > page.block_ends[outer[-1]]:
                 outer.append(block_id)
         # Cousins, not siblings: paragraphs-in-divs of one article share a parent.
-        if len({parents[block_id] for block_id in outer}) < MIN_POSTS:
-            continue
-        total = sum(containers[block_id] for block_id in members)
-        if total < MIN_THREAD_PROSE or total <= best_prose:
-            continue
-        if headlines and _has_headline(page, outer[0], headlines):
-            continue
-        if links is None:
-            links = _link_chars(page)
+        if len({page.block_parents[block_id] for block_id in outer}) < MIN_POSTS:
+            return []
+        if sum(containers[block_id] for block_id in members) < MIN_THREAD_PROSE:
+            return []
+        if self.headlines is None:
+            self.headlines = _headlines(page)
+        if self.headlines and _has_headline(page, outer[0], self.headlines):
+            return []
+        if self.links is None:
+            self.links = _link_chars(page)
+        prose, links = page.prose, self.links
         if sum(1 for block_id in outer if prose[block_id] >= links[block_id]) < MIN_POSTS:
-            continue
+            return []
         if sorted(prose[block_id] for block_id in outer)[len(outer) // 2] < MIN_MEDIAN_POST_PROSE:
-            continue
-        best, best_prose = outer, total
-    return best
+            return []
+        return outer
 
 
 def _has_headline(page: PageSegments, post: int, headlines: list[int]) -> bool:
