@@ -19,6 +19,7 @@ from newsspider.extraction.confidence import (
 from newsspider.extraction.decoding import decode_html
 from newsspider.extraction.html_output import body_html
 from newsspider.extraction.metadata import PageMetadata, read_metadata
+from newsspider.extraction.noscript import crawler_rendering
 from newsspider.extraction.pagetype import (
     body_shape,
     classify_page,
@@ -29,6 +30,7 @@ from newsspider.extraction.parsing import parse_html
 from newsspider.extraction.scoring import choose_container
 from newsspider.extraction.segments import segment_page
 from newsspider.extraction.strategies import STRATEGIES, StrategyInput
+from newsspider.extraction.threads import thread_selection
 from newsspider.extraction.trimming import trim_edges
 
 logger = logging.getLogger(__name__)
@@ -115,11 +117,14 @@ def _extract(
     title_text, password_fields = read_form_signals(root)
     clean_tree(root)
     page = segment_page(root)
+    page = crawler_rendering(source, page) or page
     if algorithm == "default":
         choice = choose_container(page)
         if choice is None:
             return _without_body(url, used_encoding, metadata, warnings)
-        selection = trim_edges(page, select_body(page, choice), metadata.title, metadata.authors)
+        selection = thread_selection(page, choice) or trim_edges(
+            page, select_body(page, choice), metadata.title, metadata.authors
+        )
         runner_up_ratio = choice.runner_up / choice.score if choice.score > 0 else 1.0
     else:
         result = STRATEGIES[algorithm](StrategyInput(root, page))

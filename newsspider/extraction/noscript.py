@@ -1,0 +1,48 @@
+"""The crawler rendering of a script-shell page: the content some sites put in ``<noscript>``.
+
+Cleaning drops ``<noscript>`` (on most pages it holds a tracking pixel or "enable JavaScript").
+Some forum and community software (Discourse and the like) ships a page whose visible part is an
+empty script shell and renders the whole thread inside ``<noscript>`` for crawlers and readers
+without scripts. When the visible page has almost no prose and the page carries ``<noscript>``,
+the page is parsed again with ``<noscript>`` unwrapped, and used when that adds many times the
+visible prose. Only near-empty pages pay for the second parse.
+"""
+
+from __future__ import annotations
+
+from lxml import etree
+
+from newsspider.extraction.cleaning import clean_tree
+from newsspider.extraction.page_model import PageSegments
+from newsspider.extraction.parsing import parse_html
+from newsspider.extraction.segments import segment_page
+
+#: A visible page with at least this much prose (non-link characters) is not a script shell.
+SHELL_MAX_PROSE = 1000
+#: The unwrapped page replaces the visible one when it holds this many times its prose.
+SHELL_FACTOR = 10
+_MARKERS = ("<noscript", "<NOSCRIPT")
+
+
+def _has_noscript(source: str | bytes) -> bool:
+    if isinstance(source, bytes):
+        return any(marker.encode() in source for marker in _MARKERS)
+    return any(marker in source for marker in _MARKERS)
+
+
+def crawler_rendering(source: str | bytes, visible: PageSegments) -> PageSegments | None:
+    """The page with its ``<noscript>`` content, when the visible page is a script shell
+    around it; else None (keep the visible page)."""
+    visible_prose = visible.prose[0] if visible.prose else 0
+    if visible_prose >= SHELL_MAX_PROSE or not _has_noscript(source):
+        return None
+    root = parse_html(source)
+    if root is None:
+        return None
+    etree.strip_tags(root, "noscript")  # keep the content, drop the wrapper
+    clean_tree(root)
+    revealed = segment_page(root)
+    revealed_prose = revealed.prose[0] if revealed.prose else 0
+    if revealed_prose > 0 and revealed_prose >= SHELL_FACTOR * max(visible_prose, 1):
+        return revealed
+    return None

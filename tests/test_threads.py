@@ -1,0 +1,207 @@
+"""Forum and Q&A threads: the body is every post when the posts repeat one template, and an
+article with comments under it stays the article. Script-shell pages use their <noscript>."""
+
+from __future__ import annotations
+
+from newsspider import extract
+
+# Sentences of the thread's posts: each post gets its own, so the body shows which it kept.
+POSTS = [
+    "My router drops the connection every evening at about nine, and restarting it only helps "
+    "for an hour or so. Has anyone seen this with the new firmware release?",
+    "Check whether the channel is set to automatic. Neighbours' networks crowd the same "
+    "channel in the evening, and a fixed channel in the upper band fixed it for me.",
+    "Same problem here after the update. Rolling back to the previous firmware version made "
+    "the evening drops go away, so I suspect the release itself.",
+    "Thanks, both of you. I set a fixed channel yesterday and it held all evening, so that "
+    "seems to have been the cause in my case.",
+]
+ARTICLE = [
+    "The city council voted on Tuesday to extend the tram line by four kilometres, a decision "
+    "that residents of the northern districts had campaigned for since the last election.",
+    "Construction is due to start in the spring and to last about three years, the city's "
+    "transport office said, with most of the work done at night to spare the traffic.",
+    "Shopkeepers along the route asked for compensation for the months of disruption, and the "
+    "council promised a fund, though it did not say how large it would be.",
+    "Opponents argued that buses would have served the same districts at a fraction of the "
+    "cost, and said they would take the decision to the regional court.",
+]
+COMMENTS = [
+    "Finally! I have waited for this for years and years.",
+    "Buses would have been cheaper, as usual the council wastes our money.",
+    "Will the night works be loud? I live right next to the planned route.",
+]
+
+
+def _phpbb(posts: list[str]) -> str:
+    """phpBB-like: each post a div.post with a body column (subject heading linking to the
+    post's anchor, author line, content, signature) beside a profile column."""
+    items = "".join(
+        f'<div class="post bg{i % 2 + 1}" id="p{100 + i}"><div class="inner">'
+        f'<div class="postbody"><h3><a href="#p{100 + i}">Re: Evening drops</a></h3>'
+        f'<p class="author">by <a href="/u/{i}">user{i}</a> » Mon Jan {i + 1}, 2024</p>'
+        f'<div class="content">{text}</div>'
+        f'<div class="signature">Sent from my phone, user {i}</div></div>'
+        f'<dl class="postprofile"><dt><a href="/u/{i}">user{i}</a></dt><dd>Posts: {40 + i}</dd>'
+        "</dl></div></div>"
+        for i, text in enumerate(posts)
+    )
+    return (
+        "<html><head><title>Evening drops</title></head><body>"
+        '<div class="navbar"><a href="/">Board index</a> <a href="/f/2">Networking</a></div>'
+        f'<h1>Evening drops</h1><div id="page-body">{items}</div>'
+        '<div class="footer"><a href="/faq">FAQ</a> <a href="/team">The team</a></div>'
+        "</body></html>"
+    )
+
+
+def _xenforo(posts: list[str]) -> str:
+    """XenForo-like: the author's name is a linked h4 in a user column beside the message;
+    the reply list is named "comments", a furniture word."""
+    items = "".join(
+        f'<article class="message message--post"><div class="message-inner">'
+        f'<div class="message-cell message-cell--user"><h4 class="message-name">'
+        f'<a href="/members/user{i}.{i}/">user{i}</a></h4><div>Well-known member</div></div>'
+        f'<div class="message-cell message-cell--main"><div class="message-content">'
+        f'<div class="message-attribution">Jan {i + 1}, 2024 #{i + 1}</div>'
+        f'<article class="message-body"><div class="bbWrapper">{text}</div></article>'
+        f'</div><div class="message-footer">Like Reply Report</div></div></div></article>'
+        for i, text in enumerate(posts)
+    )
+    return (
+        "<html><body><h1>Evening drops</h1>"
+        f'<div class="block-body comments">{items}</div>'
+        '<aside class="sidebar"><h3><a href="/t/1">Another thread</a></h3>'
+        '<h3><a href="/t/2">Yet another thread</a></h3><h3><a href="/t/3">A third one</a></h3>'
+        "</aside></body></html>"
+    )
+
+
+def _qa(posts: list[str]) -> str:
+    """StackExchange-like: the question and the answers sit in different parents, their
+    bodies share the post-layout template; each has a comment list under it."""
+    question, *answers = posts
+
+    def post(kind: str, text: str, index: int) -> str:
+        return (
+            f'<div class="{kind}" id="{kind}-{index}"><div class="post-layout">'
+            f'<div class="votecell">{index + 3}</div><div class="postcell">'
+            f'<div class="s-prose js-post-body"><p>{text}</p></div>'
+            f'<div class="post-signature">asked by user{index}</div></div>'
+            f'<div class="comments"><ul><li>Nice one, user{index}.</li></ul></div>'
+            "</div></div>"
+        )
+
+    answer_list = "".join(post("answer", text, i + 1) for i, text in enumerate(answers))
+    return (
+        "<html><body><h1>Evening drops</h1>"
+        f'<div id="mainbar">{post("question", question, 0)}'
+        f'<div id="answers"><h2>{len(answers)} Answers</h2>{answer_list}</div></div>'
+        "</body></html>"
+    )
+
+
+def _news_with_comments(paragraphs: list[str], comments: list[str]) -> str:
+    body = "".join(f"<p>{text}</p>" for text in paragraphs)
+    items = "".join(
+        f'<li class="comment"><div class="comment-author">reader{i}</div>'
+        f'<div class="comment-body"><p>{text}</p></div></li>'
+        for i, text in enumerate(comments)
+    )
+    return (
+        "<html><body><h1>Tram line to be extended</h1>"
+        f'<article class="story"><div class="article-body">{body}</div></article>'
+        f'<section id="comments"><h2>Comments</h2><ol class="comment-list">{items}</ol>'
+        "</section></body></html>"
+    )
+
+
+def _assert_thread(body: str, posts: list[str]) -> None:
+    for text in posts:
+        assert text in body
+    assert body.index(posts[0]) < body.index(posts[-1])
+
+
+def test_phpbb_thread_keeps_every_post_without_author_lines_or_signatures() -> None:
+    body = extract(_phpbb(POSTS)).body
+    _assert_thread(body, POSTS)
+    assert "Sent from my phone" not in body
+    assert "Posts: 41" not in body
+
+
+def test_reply_list_with_a_comment_name_and_linked_author_headings_is_a_thread() -> None:
+    body = extract(_xenforo(POSTS)).body
+    _assert_thread(body, POSTS)
+    assert "Well-known member" not in body
+    assert "Another thread" not in body
+
+
+def test_question_and_answers_in_different_parents_make_one_thread() -> None:
+    body = extract(_qa(POSTS)).body
+    _assert_thread(body, POSTS)
+    assert "Nice one" not in body
+    assert "asked by" not in body
+
+
+def test_news_article_keeps_its_comments_out() -> None:
+    body = extract(_news_with_comments(ARTICLE, COMMENTS)).body
+    for text in ARTICLE:
+        assert text in body
+    for text in COMMENTS:
+        assert text not in body
+
+
+def test_comments_outweighing_a_short_article_stay_out() -> None:
+    # All comments together hold more prose than the article: its template still does not
+    # repeat, and it is longer than the first comment.
+    body = extract(_news_with_comments(ARTICLE[:2], POSTS)).body
+    assert ARTICLE[0] in body
+    assert ARTICLE[1] in body
+    for text in POSTS:
+        assert text not in body
+
+
+def test_single_post_is_not_a_thread_and_still_extracted() -> None:
+    body = extract(_phpbb(POSTS[:1])).body
+    assert POSTS[0] in body
+
+
+def test_teaser_stream_is_not_a_thread() -> None:
+    teasers = "".join(
+        f'<li class="item"><div class="item-content"><h3><a href="/story/{i}">Story {i}</a>'
+        f"</h3><p>{text}</p></div></li>"
+        for i, text in enumerate(COMMENTS)
+    )
+    page = (
+        "<html><body><h1>Tram line to be extended</h1><article><div class='article-body'>"
+        + "".join(f"<p>{text}</p>" for text in ARTICLE)
+        + f"</div></article><ul class='stream'>{teasers}</ul></body></html>"
+    )
+    body = extract(page).body
+    assert ARTICLE[0] in body
+    assert COMMENTS[0] not in body
+
+
+def _script_shell(inner: str) -> str:
+    return (
+        "<html><body><div id='app'></div><script>boot()</script>"
+        f"<noscript>{inner}</noscript></body></html>"
+    )
+
+
+def test_thread_rendered_inside_noscript_for_a_script_shell_page() -> None:
+    inner = _phpbb(POSTS).split("<body>", 1)[1].rsplit("</body>", 1)[0]
+    body = extract(_script_shell(inner)).body
+    _assert_thread(body, POSTS)
+
+
+def test_noscript_notice_on_an_ordinary_page_stays_out() -> None:
+    page = (
+        "<html><body><article>"
+        + "".join(f"<p>{text}</p>" for text in ARTICLE)
+        + "</article><noscript><p>Please enable JavaScript to view the comments, which are"
+        " loaded by a script from our partner.</p></noscript></body></html>"
+    )
+    body = extract(page).body
+    assert ARTICLE[0] in body
+    assert "enable JavaScript" not in body
