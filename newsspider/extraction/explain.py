@@ -410,7 +410,7 @@ def _drop_reason(
         return "not-chosen", "no container was chosen (or another algorithm ran)"
     if trimmed:
         return "trimmed-edge", "a repeated headline, dateline, byline or widget line at an edge"
-    if page.segment_tags[index] == "h1" and in_roots:
+    if page.segment_tags[index] == "h1":
         return "headline", "the h1 is the title field, not body text"
     if caption:
         return "caption", "a figure caption or credit: kept in body_html, not in the text"
