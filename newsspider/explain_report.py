@@ -3,12 +3,15 @@ network, inline CSS only), so it opens from disk and can be mailed or attached t
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Mapping
+from datetime import datetime
 from html import escape
+from pathlib import Path
 from typing import Any
 
 from newsspider.extraction.article import Article
-from newsspider.extraction.explain import BlockExplanation, Explanation
+from newsspider.extraction.explain import BlockExplanation, Explanation, explain
 
 _CSS = """
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Noto Sans CJK SC",
@@ -220,3 +223,27 @@ def render_report(article: Article, explanation: Explanation) -> str:
         f"<section><h2>Content filter (score_page)</h2>{_mapping_html(verdict)}</section>"
         "</div></main></body></html>"
     )
+
+
+def report_name(url: str | None) -> str:
+    """A report's file name: a hash of the URL, never page-controlled text in a path."""
+    digest = hashlib.sha256((url or "").encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    return f"explain-{digest}.html"
+
+
+def write_report(
+    folder: Path,
+    html: bytes,
+    url: str | None,
+    encoding: str | None = None,
+    *,
+    reference_time: datetime | None = None,
+    hints: Mapping[str, Any] | None = None,
+) -> Path:
+    """Explain one page and write its report into `folder` (created if needed): CPU and disk
+    work, for a worker thread, never the event loop."""
+    article, explanation = explain(html, url, encoding, reference_time=reference_time, hints=hints)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / report_name(url)
+    path.write_text(render_report(article, explanation), encoding="utf-8")
+    return path
