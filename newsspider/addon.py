@@ -16,13 +16,15 @@ from newsspider.settings_defaults import (
     ADDON_SETTINGS,
     CONTENT_FILTER_PRIORITY,
     PIPELINE_PRIORITY,
+    REDIS_URL,
 )
 
 __all__ = ["Addon"]
 
 
 class Addon:
-    """Scrapy add-on: the article pipeline, the content filter and UTF-8 feeds."""
+    """Scrapy add-on: the article pipeline, the content filter and UTF-8 feeds; with
+    ``NEWSSPIDER_REDIS_URL`` set, a crawl shared with other workers through Redis."""
 
     def update_settings(self, settings: Any) -> None:
         settings.setdefault_in_component_priority_dict(
@@ -34,3 +36,8 @@ class Addon:
         for name, value in ADDON_SETTINGS.items():
             # "addon" priority: above Scrapy's defaults, below anything the project sets.
             settings.set(name, value, priority="addon")
+        if settings.get(REDIS_URL):
+            # A crawl shared through Redis (scrapy-redis is imported only then).
+            from newsspider.distributed.addon import apply_shared_crawl_settings
+
+            apply_shared_crawl_settings(settings)
