@@ -20,6 +20,8 @@ second; flat means the last samples are no higher than those after the first ten
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import statistics
 import tempfile
 import threading
@@ -58,24 +60,39 @@ def write_archive(path: Path, pages: Sequence[Page], records: int) -> Path:
     return path
 
 
-def extract_alone(pages: Sequence[Page], records: int) -> float:
-    """Pages per second of `newsspider.extract` over the archive's pages, in order."""
+def _cpu() -> float:
+    """CPU seconds of this process and of its finished children (the batch's workers)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+@dataclass
+class Rate:
+    #: Pages per wall-clock second.
+    wall: float
+    #: Pages per CPU second (all processes): what one worker does on a core of its own.
+    cpu: float
+
+
+def extract_alone(pages: Sequence[Page], records: int) -> Rate:
+    """`newsspider.extract` over the archive's pages, in order."""
     extract(pages[0].html, pages[0].url)  # warm-up: imports, caches
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), _cpu()
     for n in range(records):
         page = pages[n % len(pages)]
         extract(page.html, page.url)
-    return records / (time.perf_counter() - started)
+    return Rate(records / (time.perf_counter() - started), records / (_cpu() - cpu))
 
 
-def batch(archive: Path, out: Path, jobs: int) -> tuple[float, int]:
-    """(pages per second, articles written) of `run_batch` over one archive."""
+def batch(archive: Path, out: Path, jobs: int) -> Rate:
+    """`run_batch` over one archive (wall time includes starting the workers)."""
     from newsspider.warc import run_batch
 
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), _cpu()
     summary = run_batch([archive], out, jobs=jobs, restart=True)
     elapsed = time.perf_counter() - started
-    return summary.pages / elapsed, summary.articles
+    return Rate(summary.pages / elapsed, summary.pages / (_cpu() - cpu))
 
 
 # --- memory ---------------------------------------------------------------------------------
@@ -114,15 +131,13 @@ class Sample:
 
 def memory_run(archive: Path, out: Path, jobs: int) -> tuple[list[Sample], float]:
     """Run the batch in a thread of this process and sample its processes' RSS every second."""
-    import os
-
     samples: list[Sample] = []
     done = threading.Event()
     result: list[float] = []
 
     def run() -> None:
         try:
-            result.append(batch(archive, out, jobs)[0])
+            result.append(batch(archive, out, jobs).wall)
         finally:
             done.set()
 
@@ -183,33 +198,46 @@ def main(argv: Sequence[str] | None = None) -> int:
         folder = Path(tmp)
         if args.records:
             archive = write_archive(folder / "speed.warc.gz", pages, args.records)
-            rates: dict[str, list[float]] = {"extract": []}
+            rates: dict[str, list[Rate]] = {"extract": []}
             for _ in range(args.repeat):  # interleaved: load changes hit every mode alike
                 rates["extract"].append(extract_alone(pages, args.records))
                 for n in jobs:
-                    rate, _articles = batch(archive, folder / "out.jsonl", n)
-                    rates.setdefault(f"jobs={n}", []).append(rate)
-            med = {key: statistics.median(values) for key, values in rates.items()}
+                    rates.setdefault(f"jobs={n}", []).append(
+                        batch(archive, folder / "out.jsonl", n)
+                    )
+            med = {
+                key: Rate(
+                    statistics.median(r.wall for r in values),
+                    statistics.median(r.cpu for r in values),
+                )
+                for key, values in rates.items()
+            }
+            load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
             print(f"\n{args.records} records from {len(pages)} pages of {args.corpus}, "
-                  f"{args.repeat} round(s), medians")  # fmt: skip
-            print("| mode | pages/s | x extract | x jobs=1 |")
-            print("|---|---:|---:|---:|")
+                  f"{args.repeat} round(s), medians; load average at the end: {load}")  # fmt: skip
+            print("| mode | pages/s (wall) | x extract | x jobs=1 | pages per CPU-s | x extract |")
+            print("|---|---:|---:|---:|---:|---:|")
+            ext = med["extract"]
             for key, rate in med.items():
                 base = med.get("jobs=1")
-                scaling = f"{rate / base:.2f}" if base and key.startswith("jobs") else ""
-                print(f"| {key} | {rate:.1f} | {rate / med['extract']:.2f} | {scaling} |")
+                scaling = f"{rate.wall / base.wall:.2f}" if base and key != "extract" else ""
+                print(f"| {key} | {rate.wall:.1f} | {rate.wall / ext.wall:.2f} | {scaling} |"
+                      f" {rate.cpu:.1f} | {rate.cpu / ext.cpu:.2f} |")  # fmt: skip
             if "jobs=1" in med:
-                ratio = med["jobs=1"] / med["extract"]
+                ratio = med["jobs=1"].wall / ext.wall
                 verdict = "met" if ratio >= TARGET_PER_WORKER else "MISSED"
                 print(f"per worker: {ratio:.2f} x extract (target {TARGET_PER_WORKER}): {verdict}")
+            if "jobs=2" in med:
+                ratio = med["jobs=2"].cpu / ext.cpu
+                print(f"jobs=2 per worker, CPU time: {ratio:.2f} x extract")
             if "jobs=1" in med and "jobs=2" in med:
-                scale = med["jobs=2"] / med["jobs=1"]
+                scale = med["jobs=2"].wall / med["jobs=1"].wall
                 verdict = "met" if scale >= TARGET_SCALING else "MISSED"
                 print(f"1 -> 2 workers: {scale:.2f}x (target {TARGET_SCALING}): {verdict}")
         if args.memory_records:
             archive = write_archive(folder / "memory.warc.gz", pages, args.memory_records)
-            samples, rate = memory_run(archive, folder / "memory.jsonl", args.memory_jobs)
-            report_memory(samples, args.memory_records, rate)
+            samples, wall = memory_run(archive, folder / "memory.jsonl", args.memory_jobs)
+            report_memory(samples, args.memory_records, wall)
     return 0
 
 
