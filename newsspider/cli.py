@@ -252,7 +252,7 @@ def _cmd_warc(args: argparse.Namespace) -> int:
     )
     skipped = ", ".join(f"{n} {reason}" for reason, n in sorted(summary.skipped.items()))
     print(
-        f"newsspider warc: {summary.files - summary.already_done} file(s) read"
+        f"newsspider warc: {summary.read} file(s) read"
         f" ({summary.already_done} already done), {summary.pages} HTML pages,"
         f" {summary.articles} records written to {args.output}"
         + (f"; skipped: {skipped}" if skipped else ""),

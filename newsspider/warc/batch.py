@@ -56,6 +56,8 @@ class BatchSummary:
     files: int = 0
     #: Files skipped because an earlier run finished them.
     already_done: int = 0
+    #: Files read in this run (to their end or to where they broke off).
+    read: int = 0
     pages: int = 0
     articles: int = 0
     skipped: Counter[str] = field(default_factory=Counter)
@@ -269,6 +271,7 @@ def run_batch(
         given, key = pending[result.file_index]
         note = _merge(summary, parts)
         note["given"] = given
+        summary.read += 1
         state.finish(key, [state.part(r.file_index, r.shard) for r in parts], note)
         bar.files_done += 1
         bar.draw()
