@@ -145,6 +145,7 @@ def test_truncated_and_missing_files_are_reported(
     assert code == 1
     err = capsys.readouterr().err
     assert "nope.warc.gz: no such file" in err
+    assert f"{cut}: the file ends in the middle of a record" in err  # not passed off as complete
     rows = _lines(out)
     from_cut = [r for r in rows if r["warc_file"] == str(cut)]
     assert 1 <= len(from_cut) < 6  # the records before the break are kept

@@ -7,6 +7,7 @@ decodes HTTP content and transfer encodings itself, so no WARC parsing is writte
 
 from __future__ import annotations
 
+import zlib
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -26,6 +27,8 @@ HTML_TYPES: Final = frozenset({"text/html", "application/xhtml+xml"})
 #: Why a response record is not extracted (a bounded set: counters are keyed by it).
 SKIP_REASONS: Final = ("not_2xx", "not_html", "unreadable", "low_confidence", "error")
 _SNIFF_BYTES = 1024
+_GZIP_MAGIC = b"\x1f\x8b"
+_TAIL_CHUNK = 1 << 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,14 +78,53 @@ def iter_pages(
     break have been yielded.
     """
     name = str(path)
+    last_offset = 0
     with open(path, "rb") as stream:
         records = ArchiveIterator(stream, record_types=WarcRecordType.response, parse_http=False)
         for index, record in enumerate(records):
+            last_offset = record.stream_pos
             if index % shards != shard:
                 continue
             page = _page(record, name, skipped)
             if page is not None:
                 yield page
+    if shard == 0:  # one check per file is enough
+        _check_gzip_tail(path, last_offset)
+
+
+def _check_gzip_tail(path: str | Path, offset: int) -> None:
+    """Raise `OSError` when a gzipped WARC breaks off after ``offset``.
+
+    FastWARC ends the iteration quietly at a cut or corrupt gzip member; without this check a
+    truncated download would pass for a complete file. Only the members from the last record
+    read to the end are decompressed (output discarded, in bounded steps).
+    """
+    with open(path, "rb") as stream:
+        if stream.read(2) != _GZIP_MAGIC:
+            return  # plain or zstd: FastWARC's own parsing is all we have
+        stream.seek(offset)
+        member = zlib.decompressobj(wbits=31)
+        pending = b""
+        while True:
+            if not pending:
+                # Small reads bound each call's output (no max_length: with it, a member end
+                # that coincides with the output limit is misread).
+                pending = stream.read(_TAIL_CHUNK)
+                if not pending:
+                    break
+            try:
+                member.decompress(pending)
+            except zlib.error as exc:
+                raise OSError(f"corrupt gzip data after offset {offset}: {exc}") from None
+            pending = b""
+            if member.eof:
+                pending = member.unused_data
+                member = zlib.decompressobj(wbits=31)
+                if not pending:
+                    pending = stream.read(_TAIL_CHUNK)
+                    if not pending:
+                        return  # ended exactly at a member's end
+    raise OSError(f"the file ends in the middle of a record after offset {offset} (truncated?)")
 
 
 def _page(record: WarcRecord, name: str, skipped: Counter[str] | None) -> WarcPage | None:
