@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterable, Iterator
 from datetime import date
 from typing import Any, ClassVar
 
@@ -15,8 +15,14 @@ from twisted.python.failure import Failure
 
 from newsspider.items import PageItem
 from newsspider.middlewares import PageDropped
-from newsspider.settings_defaults import META_JUDGE
-from newsspider.spiders._args import SpiderArgumentError, parse_limit, parse_since, parse_urls
+from newsspider.settings_defaults import META_JUDGE, REDIS_URL
+from newsspider.spiders._args import (
+    SpiderArgumentError,
+    check_url,
+    parse_limit,
+    parse_since,
+    parse_urls,
+)
 from newsspider.spiders._dates import is_older
 from newsspider.spiders._errors import failure_reason
 from newsspider.spiders.filters import CrawlFilterPipeline
@@ -47,6 +53,9 @@ class NewsSpider(scrapy.Spider):
     Bad arguments do not raise (a traceback helps nobody at the shell): the spider logs one
     clear error line, closes with finish reason ``bad_arguments`` and yields nothing. The
     message is also kept in `argument_error` for callers that run spiders from code.
+
+    In a crawl shared through Redis (``NEWSSPIDER_REDIS_URL``) start URLs are optional: every
+    worker takes seeds from the crawl's Redis list (`newsspider.distributed.seeds`) as well.
     """
 
     #: Defaults of `max_pages`; subclasses tune them.
@@ -83,8 +92,11 @@ class NewsSpider(scrapy.Spider):
         self.max_articles = 0
         self.max_pages = self.default_max_pages
         self.limits: dict[str, int] = dict(self.extra_limits)
+        #: No ``url``/``urls_file`` given: an error unless seeds come from Redis.
+        self._no_start_urls = url is None and urls_file is None
         try:
-            self.start_urls = parse_urls(url, urls_file)
+            if not self._no_start_urls:
+                self.start_urls = parse_urls(url, urls_file)
             self.since = parse_since(since)
             self.max_articles = parse_limit("max_articles", max_articles, 0)
             self.max_pages = parse_limit("max_pages", max_pages, self.default_max_pages)
@@ -98,11 +110,42 @@ class NewsSpider(scrapy.Spider):
         self._logged_failures: set[str] = set()
 
     async def start(self) -> AsyncIterator[Any]:
+        shared = self._shared_crawl()
+        if self.argument_error is None and self._no_start_urls and not shared:
+            try:
+                parse_urls(None, None)
+            except SpiderArgumentError as exc:
+                self.argument_error = str(exc)
         if self.argument_error is not None:
             self.logger.error("Bad argument for spider %r: %s", self.name, self.argument_error)
             raise CloseSpider(BAD_ARGUMENTS)
         for request in self.start_requests_for(self.start_urls):
             yield request
+        if shared:
+            from newsspider.distributed.seeds import SeedList
+
+            seeds = SeedList.from_crawler(self.crawler)
+            while batch := seeds.pop():
+                for request in self.requests_for_seeds(batch):
+                    yield request
+
+    def _shared_crawl(self) -> bool:
+        crawler = getattr(self, "crawler", None)
+        return crawler is not None and bool(crawler.settings.get(REDIS_URL))
+
+    def requests_for_seeds(self, urls: Iterable[str]) -> Iterator[Request]:
+        """First requests for seeds taken from a shared crawl's Redis list; bad ones are logged
+        and counted (``newsspider/spider/bad_seed_count``)."""
+        good = []
+        for url in urls:
+            try:
+                good.append(check_url(url))
+            except SpiderArgumentError as exc:
+                self.logger.warning("Skipping seed %r: %s", url, exc)
+                self._count("bad_seed_count")
+            else:
+                self._count("seed_count")
+        yield from self.start_requests_for(good)
 
     def start_requests_for(self, urls: list[str]) -> Iterator[Request]:
         """The first requests; subclasses decide what a start URL is."""

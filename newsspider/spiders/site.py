@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 
 from scrapy.http import Request, Response, TextResponse
 
+from newsspider.settings_defaults import META_SITE
 from newsspider.spiders._base import NewsSpider
 from newsspider.spiders._dates import date_in_url, is_older
 from newsspider.spiders._links import LinkKind, classify_links
@@ -33,15 +34,24 @@ class SiteSpider(NewsSpider):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.hosts = sorted(
-            {(urlsplit(u).hostname or "").lower().removeprefix("www.") for u in self.start_urls}
-        )
+        self.hosts = sorted({_site(u) for u in self.start_urls})
         # OffsiteMiddleware keeps redirects and stray requests on these sites.
         self.allowed_domains = list(self.hosts)
 
+    def add_site(self, host: str) -> None:
+        """Crawl this site too (a seed from a shared crawl's Redis list, or a request that
+        descends from one that another worker took)."""
+        if host and host not in self.hosts:
+            self.hosts = sorted({*self.hosts, host})
+            self.allowed_domains.append(host)
+
     def start_requests_for(self, urls: list[str]) -> Iterator[Request]:
         for url in urls:
-            request = self.page_request(url, self.parse_listing, cb_kwargs={"depth": 0, "page": 1})
+            site = _site(url)
+            self.add_site(site)
+            request = self.page_request(
+                url, self.parse_listing, cb_kwargs={"depth": 0, "page": 1}, meta={META_SITE: site}
+            )
             if request is not None:
                 yield request
 
@@ -64,6 +74,7 @@ class SiteSpider(NewsSpider):
     ) -> Iterator[Request]:
         if depth >= self.limits["max_depth"]:
             return
+        site = response.meta.get(META_SITE)
         for link in classify_links(response.selector.root, response.url, self.hosts):
             request: Request | None = None
             if link.kind is LinkKind.ARTICLE:
@@ -71,17 +82,30 @@ class SiteSpider(NewsSpider):
                 if day is not None and is_older(day.isoformat(), self.since):
                     self._count("older_than_since_skipped_count")
                     continue
-                request = self.article_request(link.url, published=None, site_depth=depth + 1)
+                request = self.article_request(
+                    link.url, published=None, site_depth=depth + 1, **{META_SITE: site}
+                )
             elif not listings:
                 continue
             elif link.kind is LinkKind.PAGINATION:
                 if page < self.limits["max_pagination"]:
                     request = self.page_request(
-                        link.url, self.parse_listing, cb_kwargs={"depth": depth, "page": page + 1}
+                        link.url,
+                        self.parse_listing,
+                        cb_kwargs={"depth": depth, "page": page + 1},
+                        meta={META_SITE: site},
                     )
             else:
                 request = self.page_request(
-                    link.url, self.parse_listing, cb_kwargs={"depth": depth + 1, "page": 1}
+                    link.url,
+                    self.parse_listing,
+                    cb_kwargs={"depth": depth + 1, "page": 1},
+                    meta={META_SITE: site},
                 )
             if request is not None:
                 yield request
+
+
+def _site(url: str) -> str:
+    """The host a site crawl keeps to: lower case, without ``www.``."""
+    return (urlsplit(url).hostname or "").lower().removeprefix("www.")
