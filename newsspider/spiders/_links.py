@@ -223,3 +223,36 @@ def classify_links(root: etree._Element, page_url: str, hosts: Iterable[str]) ->
         if previous is None or link.score > previous.score:
             found[url] = link
     return list(found.values())
+
+
+@dataclass(frozen=True, slots=True)
+class UrlRules:
+    """The user's URL patterns (regular expressions, searched anywhere in the URL) on top of
+    the classifier: ``article_allow`` given, only matching links are articles and every match
+    is one; ``article_deny`` matches are never articles; ``listing_allow`` given, only matching
+    links are followed as listings (pagination included); ``listing_deny`` matches never are."""
+
+    article_allow: re.Pattern[str] | None = None
+    article_deny: re.Pattern[str] | None = None
+    listing_allow: re.Pattern[str] | None = None
+    listing_deny: re.Pattern[str] | None = None
+
+    def may_be_article(self, url: str) -> bool:
+        if self.article_deny is not None and self.article_deny.search(url):
+            return False
+        return self.article_allow is None or bool(self.article_allow.search(url))
+
+    def may_be_listing(self, url: str) -> bool:
+        if self.listing_deny is not None and self.listing_deny.search(url):
+            return False
+        return self.listing_allow is None or bool(self.listing_allow.search(url))
+
+    def kind_of(self, link: Link) -> LinkKind | None:
+        """The link's kind under these rules; None: not to be followed at all."""
+        if self.article_allow is not None and self.may_be_article(link.url):
+            return LinkKind.ARTICLE
+        if link.kind is LinkKind.ARTICLE and self.may_be_article(link.url):
+            return LinkKind.ARTICLE
+        if self.may_be_listing(link.url):
+            return LinkKind.PAGINATION if link.kind is LinkKind.PAGINATION else LinkKind.LISTING
+        return None
