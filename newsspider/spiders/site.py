@@ -34,7 +34,15 @@ from newsspider.items import PageItem
 from newsspider.spiders._args import parse_pattern
 from newsspider.spiders._base import NewsSpider
 from newsspider.spiders._dates import date_in_url, is_older
-from newsspider.spiders._links import LinkKind, UrlRules, classify_links
+from newsspider.spiders._links import LinkKind, UrlRules, classify_links, looks_like_headline
+
+#: Requests for links found on article pages allowed before any of them proved an article ...
+RELATED_PROBE = 10
+#: ... and how many more each one that did buys. Above a 1-in-2 success rate the budget never
+#: runs out; on a site whose article pages link mostly to missing or non-article pages
+#: (embeds, stale links, another site's relative links) it stops after the probe.
+RELATED_PER_SUCCESS = 2
+_FROM_ARTICLE = "newsspider_site_from_article"
 
 
 class SiteSpider(NewsSpider):
@@ -63,6 +71,8 @@ class SiteSpider(NewsSpider):
         )
         # OffsiteMiddleware keeps redirects and stray requests on these sites.
         self.allowed_domains = list(self.hosts)
+        #: Requests for links found on article pages: issued, and how many were articles.
+        self.related = {"issued": 0, "articles": 0}
 
     def start_requests_for(self, urls: list[str]) -> Iterator[Request]:
         for url in urls:
@@ -73,10 +83,24 @@ class SiteSpider(NewsSpider):
                 yield request
 
     def parse_listing(
-        self, response: Response, depth: int, page: int, start: bool = False
+        self,
+        response: Response,
+        depth: int,
+        page: int,
+        start: bool = False,
+        uncertain: bool = False,
     ) -> Iterator[Any]:
-        """A home, section, tag or author page: queue its articles and further listings."""
+        """A home, section, tag or author page: queue its articles and further listings.
+
+        ``uncertain``: reached through a headline-like link. Read as a listing all the same,
+        such a page is most often an article the content test takes for a listing (long link
+        lists around a short text): its links are followed as an article's are.
+        """
         if not isinstance(response, TextResponse):
+            return
+        if uncertain and page == 1 and not self._reads_as_article(response):
+            self._count("uncertain_listing_count")
+            yield from self._follow(response, depth, 1, listings=False)
             return
         if not start and page == 1 and self._reads_as_article(response):
             # A headline link the classifier took for a section: report the article here.
@@ -102,11 +126,17 @@ class SiteSpider(NewsSpider):
         return verdict.keep
 
     def parse_article(self, response: Response, hints: dict[str, Any]) -> Iterator[Any]:
+        if response.meta.get(_FROM_ARTICLE):
+            self.related["articles"] += 1
         yield from super().parse_article(response, hints)
         # Related and "most read" links on articles find stories no listing shows any more.
         depth = int(response.meta.get("site_depth", 0))
         if isinstance(response, TextResponse):
             yield from self._follow(response, depth, 1, listings=False)
+
+    def _related_allowed(self) -> bool:
+        budget = RELATED_PROBE + RELATED_PER_SUCCESS * self.related["articles"]
+        return self.related["issued"] < budget
 
     def _follow(
         self, response: TextResponse, depth: int, page: int, *, listings: bool = True
@@ -124,7 +154,14 @@ class SiteSpider(NewsSpider):
                 if day is not None and is_older(day.isoformat(), self.since):
                     self._count("older_than_since_skipped_count")
                     continue
-                request = self.article_request(link.url, published=None, site_depth=depth + 1)
+                if listings:
+                    request = self.article_request(link.url, published=None, site_depth=depth + 1)
+                elif self._related_allowed():
+                    meta: dict[str, Any] = {"site_depth": depth + 1, _FROM_ARTICLE: True}
+                    request = self.article_request(link.url, None, published=None, **meta)
+                    self.related["issued"] += request is not None
+                else:
+                    self._count("related_link_skipped_count")
             elif not listings:
                 continue
             elif kind is LinkKind.PAGINATION:
@@ -134,7 +171,13 @@ class SiteSpider(NewsSpider):
                     )
             else:
                 request = self.page_request(
-                    link.url, self.parse_listing, cb_kwargs={"depth": depth + 1, "page": 1}
+                    link.url,
+                    self.parse_listing,
+                    cb_kwargs={
+                        "depth": depth + 1,
+                        "page": 1,
+                        "uncertain": looks_like_headline(link),
+                    },
                 )
             if request is not None:
                 yield request
