@@ -21,11 +21,11 @@ class BodySelection:
     caption_ids: tuple[int, ...] = ()
 
 
-def _furniture_below(page: PageSegments, roots: list[int]) -> list[bool]:
-    """Per block: is it, or a block between it and one of the chosen roots, page furniture?"""
+def _furniture_below(page: PageSegments, roots: list[int], labelled: list[bool]) -> list[bool]:
+    """Per block: is it, or a block between it and one of the chosen roots, page furniture?
+    (`labelled`: the sections scoring found opened by a furniture heading.)"""
     parents = page.block_parents
     signals = page.block_signals
-    labelled = page.labelled_furniture
     furniture = [False] * len(parents)
     for root in roots:
         for block_id in range(root + 1, page.block_ends[root] + 1):
@@ -82,7 +82,7 @@ def _keep(tag: str, link_density: float, value: float, furniture: bool, caption:
 
 def select_body(page: PageSegments, choice: ContainerChoice) -> BodySelection:
     roots = _sibling_roots(page, choice)
-    furniture = _furniture_below(page, roots)
+    furniture = _furniture_below(page, roots, choice.furniture.labelled)
     in_body = [False] * len(page.block_tags)
     for root in roots:
         end = page.block_ends[root]
