@@ -117,3 +117,49 @@ def test_a_button_left_open_does_not_swallow_the_page() -> None:
         f"<article>{paragraphs()}</article></body></html>"
     )
     assert_all_paragraphs(extract(html).body)
+
+
+def test_a_list_that_a_sentence_introduces_belongs_to_the_article() -> None:
+    # A changelog of linked items: link text all through, but the article's own content.
+    items = "".join(
+        f'<li><a href="/patch/{n}">libfoo: fix the parser for case {n}</a></li>' for n in range(12)
+    )
+    html = page(
+        f"<article><p>{PARAGRAPHS[0]}</p><p>Many patches were sent for review this month:</p>"
+        f"<ul>{items}</ul><p>{PARAGRAPHS[1]}</p><p>{PARAGRAPHS[2]}</p></article>"
+    )
+    body = extract(html).body
+    assert "libfoo: fix the parser for case 7" in body
+    assert PARAGRAPHS[0] in body and PARAGRAPHS[2] in body
+
+
+def test_a_menu_without_an_introducing_sentence_stays_out() -> None:
+    menu = "".join(f'<li><a href="/s/{n}">Section number {n}</a></li>' for n in range(12))
+    html = page(f"<div><ul>{menu}</ul></div><article>{paragraphs()}</article>")
+    body = extract(html).body
+    assert "Section number 3" not in body
+    assert_all_paragraphs(body)
+
+
+def test_the_lead_and_the_closing_line_beside_the_text_column_join_it() -> None:
+    # The standfirst sits beside the text column; the closing line after it. Each is a small
+    # share of the text column's score, and the share bar and tag footer inside the article
+    # pull the <article> below the text column.
+    lead = "A decade of floods ends with a vote: the harbour gets its wall."
+    closing = "Work starts in March."
+    # The tag footer inside the article costs more than the lead and the closing line add.
+    tags = "".join(f'<li><a href="/topic/{n}">Coastal topic {n}</a></li>' for n in range(8))
+    html = page(
+        f'<article><div class="intro"><p>{lead}</p></div>'
+        f'<div class="text">{paragraphs()}</div>'
+        f'<div class="outro"><p>The council meets again on the first Monday of May. {closing}'
+        "</p></div>"
+        '<div class="share"><a href="/s">Share</a> <a href="/t">Tweet</a></div>'
+        f'<div class="topics"><ul>{tags}</ul></div>'
+        '<div class="more"><h3><a href="/x">Ferry fares rise</a></h3></div></article>'
+    )
+    body = extract(html).body
+    assert body.split("\n")[0] == lead
+    assert closing in body
+    assert_all_paragraphs(body)
+    assert "Ferry fares rise" not in body

@@ -11,6 +11,9 @@ MAX_LINK_DENSITY = 0.5
 # A sibling of the container joins the body when it is at least this share of the container's
 # score: articles split into several sibling blocks (lead, body, continuation) are common.
 SIBLING_SHARE = 0.25
+#: A block right beside the container (or beside a block already joined) joins it when its
+#: score is at least this: one sentence of prose, more than a byline or a "Share" label.
+ADJACENT_MIN_SCORE = 40.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,23 +54,60 @@ def _sibling_roots(page: PageSegments, choice: ContainerChoice) -> list[int]:
     if parent < 0 or choice.score <= 0 or choice.block in page.main_regions:
         return [choice.block]
     threshold = choice.score * SIBLING_SHARE
-    roots: list[int] = []
     ends = page.block_ends
+    signals = page.block_signals
+    scores = choice.subtree_scores
+    siblings: list[int] = []
     block_id = parent + 1
-    end = ends[parent]
-    previous = -1
-    while block_id <= end:
-        if block_id == choice.block or (
-            page.block_signals[block_id] >= 0 and choice.subtree_scores[block_id] >= threshold
-        ):
-            # A sub-heading right before a joined block introduces it: "Apple AirPods Pro" over
-            # the paragraph about them scores too little to join on its own.
-            if _is_heading_block(page, previous) and (not roots or roots[-1] != previous):
-                roots.append(previous)
-            roots.append(block_id)
-        previous = block_id
+    while block_id <= ends[parent]:
+        siblings.append(block_id)
         block_id = ends[block_id] + 1
+    joined = [
+        block_id == choice.block or (signals[block_id] >= 0 and scores[block_id] >= threshold)
+        for block_id in siblings
+    ]
+    _join_adjacent_prose(page, choice, siblings, joined)
+    roots: list[int] = []
+    for position, block_id in enumerate(siblings):
+        if not joined[position]:
+            continue
+        # A sub-heading right before a joined block introduces it: "Apple AirPods Pro" over
+        # the paragraph about them scores too little to join on its own.
+        previous = siblings[position - 1] if position else -1
+        if _is_heading_block(page, previous) and (not roots or roots[-1] != previous):
+            roots.append(previous)
+        roots.append(block_id)
     return roots
+
+
+def _join_adjacent_prose(
+    page: PageSegments, choice: ContainerChoice, siblings: list[int], joined: list[bool]
+) -> None:
+    """Blocks right beside the container that read as prose join it, however small: the lead
+    line before the text column, the closing paragraph after it, the next row of an article
+    laid out as repeated rows. The run stops at the first block that does not (a share bar,
+    a related strip, a comment form), so a tight container stays tight."""
+    signals = page.block_signals
+    scores = choice.subtree_scores
+    start = siblings.index(choice.block)
+    for step in (-1, 1):
+        position = start + step
+        while 0 <= position < len(siblings):
+            block_id = siblings[position]
+            if not joined[position]:
+                if signals[block_id] < 0 or scores[block_id] < ADJACENT_MIN_SCORE:
+                    # A sub-heading may open the next prose block: look one further.
+                    after = position + step
+                    if not (
+                        _is_heading_block(page, block_id)
+                        and 0 <= after < len(siblings)
+                        and signals[siblings[after]] >= 0
+                        and scores[siblings[after]] >= ADJACENT_MIN_SCORE
+                    ):
+                        break
+                else:
+                    joined[position] = True
+            position += step
 
 
 def _keep(tag: str, link_density: float, value: float, furniture: bool, caption: bool) -> bool:

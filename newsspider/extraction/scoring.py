@@ -196,6 +196,55 @@ def mark_furniture(page: PageSegments) -> FurnitureMarks:
     return FurnitureMarks(furniture, labelled, [furniture[owner] for owner in page.segment_owners])
 
 
+#: A sentence that introduces a list: at least this many characters, ending in a colon.
+INTRO_MIN_CHARS = 20
+#: What each item of an introduced list is worth: nothing to speak of, but not a cost, and
+#: enough for assembly to keep a link-only item.
+INTRODUCED_ITEM_VALUE = 1.0
+_LIST_TAGS = frozenset({"ul", "ol", "dl"})
+#: How far above its first item an introduced list may start (li > p, div > ul > li > p).
+_MAX_LIST_DEPTH = 4
+
+
+def _forgive_introduced_lists(page: PageSegments, values: list[float]) -> None:
+    """A list that a sentence of the text introduces ("Many patches were sent for review:")
+    belongs to the text, however many links its items are: a changelog, a reading list, a
+    documentation page's index. Its items no longer count as navigation against the
+    container that holds them. Menus and link footers are not introduced by a sentence."""
+    owners = page.segment_owners
+    parents = page.block_parents
+    ends = page.block_ends
+    tags = page.block_tags
+    lines = page.segment_lines
+    count = len(owners)
+    index = 0
+    while index < count - 1:
+        last = lines[index][-1]
+        if not (
+            last.endswith(":")
+            and values[index] > 0
+            and page.segment_chars[index] >= INTRO_MIN_CHARS
+            and last.count(" ") >= 2
+        ):
+            index += 1
+            continue
+        intro_end = ends[owners[index]]
+        block = owners[index + 1]
+        for _ in range(_MAX_LIST_DEPTH):
+            if tags[block] in _LIST_TAGS or parents[block] <= intro_end:
+                break
+            block = parents[block]
+        if tags[block] not in _LIST_TAGS or block <= intro_end:
+            index += 1
+            continue
+        index += 1
+        list_end = ends[block]
+        while index < count and owners[index] <= list_end:
+            if values[index] < INTRODUCED_ITEM_VALUE:
+                values[index] = INTRODUCED_ITEM_VALUE
+            index += 1
+
+
 def _weigh_main_region(page: PageSegments, adjusted: list[float]) -> list[float]:
     if len(page.main_regions) != 1:  # none, or a page that nests several documents
         return adjusted
@@ -224,6 +273,7 @@ def choose_container(page: PageSegments) -> ContainerChoice | None:
             page.segment_tags,
         )
     )
+    _forgive_introduced_lists(page, value_list)
     boilerplate = marks.segments
     if True in boilerplate:
         for index, value in enumerate(value_list):

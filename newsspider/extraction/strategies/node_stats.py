@@ -27,6 +27,7 @@ from lxml import etree
 from newsspider.extraction.assembly import BodySelection
 from newsspider.extraction.page_model import PageSegments
 from newsspider.extraction.textstats import count_punctuation
+from newsspider.extraction.visibility import hidden_style
 
 _LINK_TAG = "a"
 # GeneralNewsExtractor's normalisation turns childless <div>/<span> into <p> before counting.
@@ -84,10 +85,7 @@ def _hidden(element: etree._Element) -> bool:
     if element.get("hidden") is not None:
         return True
     style = element.get("style")
-    if style is None:
-        return False
-    style = style.replace(" ", "").lower()
-    return "display:none" in style or "visibility:hidden" in style
+    return style is not None and hidden_style(style)
 
 
 def _body_of(root: etree._Element) -> etree._Element:
