@@ -82,24 +82,38 @@ def test_layout_modifiers_do_not_make_a_column_furniture() -> None:
     assert_all_paragraphs(extract(html).body)
 
 
-def test_heading_ids_made_from_the_heading_text_are_anchors() -> None:
-    # "social-media-marketing" holds the furniture word "social", but it is the section's
-    # anchor, and the section is part of the article.
+def test_ids_made_from_a_heading_text_are_anchors() -> None:
+    # "social-media-marketing-for-small-ports" holds the furniture word "social", but it is
+    # the heading's anchor, and the heading is part of the article; so is a section whose id
+    # ("h-menu-...") was made from its first heading.
+    heading = "Social media marketing for small ports"
     html = page(
-        f"<article><p>{PARAGRAPHS[0]}</p><p>{PARAGRAPHS[1]}</p>"
-        '<h2 id="social-media-marketing">Social media marketing</h2>'
-        f"<div><p>{PARAGRAPHS[2]}</p><p>{PARAGRAPHS[3]}</p></div></article>"
+        f"<article><p>{PARAGRAPHS[0]}</p>"
+        f'<h2 id="social-media-marketing-for-small-ports">{heading}</h2><p>{PARAGRAPHS[1]}</p>'
+        '<div id="h-menu-of-options-the-council-weighed"><h2>Menu of options the council '
+        f"weighed</h2><p>{PARAGRAPHS[2]}</p><p>{PARAGRAPHS[3]}</p></div></article>"
     )
     body = extract(html).body
     assert_all_paragraphs(body)
-    assert "Social media marketing" in body.split("\n")
+    assert heading in body.split("\n")
+
+
+def test_a_short_furniture_id_on_a_section_is_still_furniture() -> None:
+    comments = (
+        '<section id="comments"><h2>Comments (2)</h2><p>I have lived on the front for forty '
+        "years and never seen the water so high, and the council knew it.</p></section>"
+    )
+    html = page(f"<article>{paragraphs()}{comments}</article>")
+    body = extract(html).body
+    assert_all_paragraphs(body)
+    assert "forty years" not in body
 
 
 def test_screen_reader_labels_are_not_body_text() -> None:
     label = '<span class="sr-only">(opens in a new window)</span>'
     html = page(
         f'<article><p>{PARAGRAPHS[0]} <a href="/plan">The plan{label}</a></p>'
-        f'{paragraphs().split("</p>", 1)[1]}'
+        f"{paragraphs().split('</p>', 1)[1]}"
         '<div class="visually-hidden"><p>Skip to the comments below this article.</p></div>'
         "</article>"
     )
@@ -141,25 +155,25 @@ def test_a_menu_without_an_introducing_sentence_stays_out() -> None:
     assert_all_paragraphs(body)
 
 
-def test_the_lead_and_the_closing_line_beside_the_text_column_join_it() -> None:
-    # The standfirst sits beside the text column; the closing line after it. Each is a small
-    # share of the text column's score, and the share bar and tag footer inside the article
-    # pull the <article> below the text column.
-    lead = "A decade of floods ends with a vote: the harbour gets its wall."
-    closing = "Work starts in March."
-    # The tag footer inside the article costs more than the lead and the closing line add.
+def test_an_article_split_across_repeated_rows_is_joined() -> None:
+    # Each row is a text column beside an aside; the last row holds one short paragraph, a
+    # small share of the first row's score. The share bar and tag footer inside the article
+    # pull the <article> itself below the first row.
     tags = "".join(f'<li><a href="/topic/{n}">Coastal topic {n}</a></li>' for n in range(8))
+    closing = "Work starts in March, the council said."
+    rows = (
+        f'<div class="row"><div class="text"><p>{PARAGRAPHS[0]}</p><p>{PARAGRAPHS[1]}</p>'
+        f"<p>{PARAGRAPHS[2]}</p></div><aside>Advert</aside></div>"
+        f'<div class="row"><div class="text"><p>{PARAGRAPHS[3]}</p></div></div>'
+        f'<div class="row"><div class="text"><p>{closing}</p></div></div>'
+    )
     html = page(
-        f'<article><div class="intro"><p>{lead}</p></div>'
-        f'<div class="text">{paragraphs()}</div>'
-        f'<div class="outro"><p>The council meets again on the first Monday of May. {closing}'
-        "</p></div>"
+        f"<article>{rows}"
         '<div class="share"><a href="/s">Share</a> <a href="/t">Tweet</a></div>'
         f'<div class="topics"><ul>{tags}</ul></div>'
         '<div class="more"><h3><a href="/x">Ferry fares rise</a></h3></div></article>'
     )
     body = extract(html).body
-    assert body.split("\n")[0] == lead
-    assert closing in body
     assert_all_paragraphs(body)
-    assert "Ferry fares rise" not in body
+    assert closing in body
+    assert "Coastal topic" not in body

@@ -11,9 +11,6 @@ MAX_LINK_DENSITY = 0.5
 # A sibling of the container joins the body when it is at least this share of the container's
 # score: articles split into several sibling blocks (lead, body, continuation) are common.
 SIBLING_SHARE = 0.25
-#: A block right beside the container (or beside a block already joined) joins it when its
-#: score is at least this: one sentence of prose, more than a byline or a "Share" label.
-ADJACENT_MIN_SCORE = 40.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +63,8 @@ def _sibling_roots(page: PageSegments, choice: ContainerChoice) -> list[int]:
         block_id == choice.block or (signals[block_id] >= 0 and scores[block_id] >= threshold)
         for block_id in siblings
     ]
-    _join_adjacent_prose(page, choice, siblings, joined)
+    rows = set(_repeated_rows(page, choice, choice.block))
+    joined = [was or block_id in rows for was, block_id in zip(joined, siblings, strict=True)]
     roots: list[int] = []
     for position, block_id in enumerate(siblings):
         if not joined[position]:
@@ -77,37 +75,44 @@ def _sibling_roots(page: PageSegments, choice: ContainerChoice) -> list[int]:
         if _is_heading_block(page, previous) and (not roots or roots[-1] != previous):
             roots.append(previous)
         roots.append(block_id)
+    # Rows one level up: the container is the text column of the first row.
+    if not rows and parent not in page.main_regions:
+        upper = _repeated_rows(page, choice, parent)
+        if upper:
+            roots = sorted([*roots, *upper])
     return roots
 
 
-def _join_adjacent_prose(
-    page: PageSegments, choice: ContainerChoice, siblings: list[int], joined: list[bool]
-) -> None:
-    """Blocks right beside the container that read as prose join it, however small: the lead
-    line before the text column, the closing paragraph after it, the next row of an article
-    laid out as repeated rows. The run stops at the first block that does not (a share bar,
-    a related strip, a comment form), so a tight container stays tight."""
-    signals = page.block_signals
-    scores = choice.subtree_scores
-    start = siblings.index(choice.block)
-    for step in (-1, 1):
-        position = start + step
-        while 0 <= position < len(siblings):
-            block_id = siblings[position]
-            if not joined[position]:
-                if signals[block_id] < 0 or scores[block_id] < ADJACENT_MIN_SCORE:
-                    # A sub-heading may open the next prose block: look one further.
-                    after = position + step
-                    if not (
-                        _is_heading_block(page, block_id)
-                        and 0 <= after < len(siblings)
-                        and signals[siblings[after]] >= 0
-                        and scores[siblings[after]] >= ADJACENT_MIN_SCORE
-                    ):
-                        break
-                else:
-                    joined[position] = True
-            position += step
+def _same_template(page: PageSegments, block_id: int, other: int) -> bool:
+    classes = page.block_elements[block_id].get("class")
+    return (
+        bool(classes)
+        and page.block_tags[other] == page.block_tags[block_id]
+        and page.block_elements[other].get("class") == classes
+    )
+
+
+def _repeated_rows(page: PageSegments, choice: ContainerChoice, block_id: int) -> list[int]:
+    """An article laid out as repeated rows (each a text column beside an aside) is split
+    across blocks built from one template: the container's siblings, or its parent's, with
+    the same tag and class that add prose, however little. Boxes, disclaimers and summaries
+    beside the text are built from other templates and stay out."""
+    parent = page.block_parents[block_id]
+    if parent < 0:
+        return []
+    ends = page.block_ends
+    rows = []
+    sibling = parent + 1
+    while sibling <= ends[parent]:
+        if (
+            sibling != block_id
+            and choice.subtree_scores[sibling] > 0
+            and page.block_signals[sibling] >= 0
+            and _same_template(page, block_id, sibling)
+        ):
+            rows.append(sibling)
+        sibling = ends[sibling] + 1
+    return rows
 
 
 def _keep(tag: str, link_density: float, value: float, furniture: bool, caption: bool) -> bool:

@@ -240,8 +240,7 @@ def _forgive_introduced_lists(page: PageSegments, values: list[float]) -> None:
         index += 1
         list_end = ends[block]
         while index < count and owners[index] <= list_end:
-            if values[index] < INTRODUCED_ITEM_VALUE:
-                values[index] = INTRODUCED_ITEM_VALUE
+            values[index] = max(values[index], INTRODUCED_ITEM_VALUE)
             index += 1
 
 

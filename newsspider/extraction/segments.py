@@ -11,6 +11,8 @@ scoring is then a single reverse sweep, never a recursion.
 
 from __future__ import annotations
 
+import re
+
 from lxml import etree
 
 from newsspider.extraction.class_words import (
@@ -24,7 +26,6 @@ from newsspider.extraction.class_words import (
 )
 from newsspider.extraction.page_model import (
     BLOCK_TAGS,
-    HEADING_TAGS,
     TEASER_HEADINGS,
     PageSegments,
 )
@@ -67,10 +68,11 @@ _CLASS_OR_ID = frozenset({"class", "id"})
 def _attributed_block(
     page: PageSegments,
     captioned: list[int],
-    named: list[tuple[int, frozenset[str]]],
     block_id: int,
     tag: str,
     items: list[tuple[str, str]],
+    *,
+    named: list[tuple[int, frozenset[str]]],
 ) -> int:
     """A block's furniture signal from its tag and attributes; its caption, declared-body and
     main-region marks go to `captioned` and the page, and the block with the furniture words of
@@ -239,7 +241,9 @@ def segment_page(root: etree._Element) -> PageSegments:
             block_id = len(tags)
             parents.append(stack[-1] if stack else -1)
             if items:
-                signals.append(_attributed_block(page, captioned, named, block_id, tag, items))
+                signals.append(
+                    _attributed_block(page, captioned, block_id, tag, items, named=named)
+                )
             else:
                 signals.append(_TAG_SIGNAL.get(tag, 0))
                 if tag in _CAPTION_TAGS:
@@ -354,32 +358,54 @@ def _squashed(text: str) -> str:
     return "".join(char for char in text.lower() if char.isalnum())
 
 
-#: An id and a heading's text that start with this many of the same letters and digits: the id
-#: was generated from the text.
+#: An id and its block's first line that start with this many of the same letters and digits:
+#: the id was generated from the text.
 _ANCHOR_PREFIX = 8
+#: A generated anchor names a heading of at least this many words and characters: shorter ids
+#: ("related-posts", "you-may-also-like") are names a developer gave to page furniture.
+_ANCHOR_MIN_WORDS = 4
+_ANCHOR_MIN_CHARS = 24
+#: How many blocks into a subtree its first line is looked for.
+_FIRST_LINE_REACH = 64
+_ID_PARTS = re.compile(r"[-_:.]+")
 
 
 def _ignore_heading_anchors(page: PageSegments, named: list[tuple[int, frozenset[str]]]) -> None:
     """An id made from a heading's own text ("social-media-marketing" on "Social Media
-    Marketing") is an anchor for links to that section, not a name for page furniture."""
-    headings = {
+    Marketing", "h-how-to-share" on a section opened by "How to share") is an anchor for
+    links to that part of the text, not a name for page furniture."""
+    candidates = [
         block_id
         for block_id, _ in named
-        if page.block_tags[block_id] in HEADING_TAGS and page.block_signals[block_id] < 0
-    }
-    if not headings:
+        if page.block_signals[block_id] < 0 and page.block_elements[block_id].get("id")
+    ]
+    if not candidates:
         return
+    first = [-1] * len(page.block_tags)
     for index, owner in enumerate(page.segment_owners):
-        if owner not in headings:
+        if first[owner] < 0:
+            first[owner] = index
+    ends = page.block_ends
+    for block_id in candidates:
+        lines = [
+            first[inner]
+            for inner in range(block_id, min(ends[block_id], block_id + _FIRST_LINE_REACH) + 1)
+            if first[inner] >= 0
+        ]
+        if not lines:
             continue
-        headings.discard(owner)
-        element = page.block_elements[owner]
-        ident = element.get("id")
-        if not ident:
+        element = page.block_elements[block_id]
+        ident = element.get("id") or ""
+        # Generators prefix the slug with a short marker ("h-", "toc-1-"): skip short parts.
+        parts = _ID_PARTS.split(ident.lower())
+        while parts and len(parts[0]) <= 2:
+            parts.pop(0)
+        if len(parts) < _ANCHOR_MIN_WORDS:
             continue
-        text = _squashed(" ".join(page.segment_lines[index]))
-        if len(text) >= _ANCHOR_PREFIX and _squashed(ident)[:_ANCHOR_PREFIX] == text[:_ANCHOR_PREFIX]:
-            page.block_signals[owner] = signal_without(element.get("class"), None, frozenset())
+        slug = "".join(char for char in "".join(parts) if char.isalnum())
+        text = _squashed(" ".join(page.segment_lines[min(lines)]))
+        if len(text) >= _ANCHOR_MIN_CHARS and slug[:_ANCHOR_PREFIX] == text[:_ANCHOR_PREFIX]:
+            page.block_signals[block_id] = signal_without(element.get("class"), None, frozenset())
 
 
 #: A caption is a line or two under a picture. A "caption" or "credit" word on a block with
