@@ -177,3 +177,12 @@ def test_an_article_split_across_repeated_rows_is_joined() -> None:
     assert_all_paragraphs(body)
     assert closing in body
     assert "Coastal topic" not in body
+
+
+def test_hidden_on_phones_only_is_visible() -> None:
+    # Tailwind's "hidden md:block" shows the element from tablet width on.
+    html = page(
+        f'<article><div class="hidden md:block"><p>{PARAGRAPHS[0]}</p></div>'
+        f"{paragraphs().split('</p>', 1)[1]}</article>"
+    )
+    assert_all_paragraphs(extract(html).body)

@@ -7,7 +7,9 @@ are never evaluated.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+
+from lxml import etree
 
 #: Whole class names (not words inside one: "hidden-xs" hides only on small screens) that hide
 #: an element from sighted readers: screen-reader labels ("Opens in a new window") and blocks a
@@ -25,14 +27,22 @@ def hidden_style(style: str) -> bool:
     return "display:none" in style or "visibility:hidden" in style
 
 
+#: Utility classes that show an element from some screen width on ("hidden md:block" in
+#: Tailwind): the element is hidden on phones only, and a desktop reader sees it.
+_SHOWN_FROM_A_WIDTH = re.compile(r"(?:sm|md|lg|xl|2xl):(?:block|flex|grid|inline|table|contents)")
+
+
 def hidden_class(classes: str) -> bool:
     """Does one of the class names hide the element (`HIDDEN_CLASS_NAMES`)?"""
-    return not HIDDEN_CLASS_NAMES.isdisjoint(classes.lower().split())
+    names = classes.lower().split()
+    if HIDDEN_CLASS_NAMES.isdisjoint(names):
+        return False
+    return not any(_SHOWN_FROM_A_WIDTH.match(name) for name in names)
 
 
-def hidden_attributes(attributes: Mapping[str, str]) -> bool:
+def hidden_attributes(element: etree._Element) -> bool:
     """Hidden by its ``hidden`` attribute or its inline style (not by its class)."""
-    if "hidden" in attributes:
+    if element.get("hidden") is not None:
         return True
-    style = attributes.get("style")
+    style = element.get("style")
     return style is not None and hidden_style(style)
