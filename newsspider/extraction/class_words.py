@@ -95,6 +95,7 @@ FURNITURE_TOKENS = STRONG_NEGATIVE_TOKENS | WEAK_NEGATIVE_TOKENS | OVERLAY_TOKEN
 #: "with-sidebar-layout", "has-ads", "ast-no-sidebar" sit on the column that holds the article.
 _MODIFIER_PARTS = frozenset({"has", "with", "without", "no"})
 _PART_SPLIT = re.compile(r"[-_]+")
+_MODIFIER_SEARCH = re.compile(r"(?:^|[\s_-])(?:has|with|without|no)[-_]", re.IGNORECASE)
 
 
 class ClassMeaning(NamedTuple):
@@ -130,7 +131,8 @@ def signal_without(classes: str | None, ident: str | None, ignored: frozenset[st
 
 def _meaningful_tokens(classes: str) -> frozenset[str]:
     """The class words, less the furniture words of layout modifiers ("has-sidebar")."""
-    if "-" not in classes and "_" not in classes:
+    # One C-level search rules out almost every value before any per-name work.
+    if _MODIFIER_SEARCH.search(classes) is None:
         return attribute_tokens(classes)
     names = classes.split()
     modifiers = [

@@ -90,6 +90,8 @@ class PageSegments:
     segment_dense_chars: list[int] = field(default_factory=list)
     #: The owner's tag.
     segment_tags: list[str] = field(default_factory=list)
+    #: Segments whose text ends in a colon: sentences that may introduce a list.
+    colon_segments: list[int] = field(default_factory=list)
     #: Non-link characters in each block's subtree.
     prose: list[int] = field(default_factory=list)
     #: Links inside h2-h4 headings: teaser headlines, the mark of a listing page.

@@ -211,22 +211,24 @@ def _forgive_introduced_lists(page: PageSegments, values: list[float]) -> None:
     belongs to the text, however many links its items are: a changelog, a reading list, a
     documentation page's index. Its items no longer count as navigation against the
     container that holds them. Menus and link footers are not introduced by a sentence."""
+    intros = page.colon_segments  # recorded by the walk
+    if not intros:
+        return
+    lines = page.segment_lines
     owners = page.segment_owners
     parents = page.block_parents
     ends = page.block_ends
     tags = page.block_tags
-    lines = page.segment_lines
     count = len(owners)
-    index = 0
-    while index < count - 1:
-        last = lines[index][-1]
-        if not (
-            last.endswith(":")
-            and values[index] > 0
-            and page.segment_chars[index] >= INTRO_MIN_CHARS
-            and last.count(" ") >= 2
+    done = -1  # the last segment of the last forgiven list
+    for index in intros:
+        if (
+            index <= done
+            or index + 1 >= count
+            or values[index] <= 0
+            or page.segment_chars[index] < INTRO_MIN_CHARS
+            or lines[index][-1].count(" ") < 2
         ):
-            index += 1
             continue
         intro_end = ends[owners[index]]
         block = owners[index + 1]
@@ -235,13 +237,13 @@ def _forgive_introduced_lists(page: PageSegments, values: list[float]) -> None:
                 break
             block = parents[block]
         if tags[block] not in _LIST_TAGS or block <= intro_end:
-            index += 1
             continue
-        index += 1
         list_end = ends[block]
-        while index < count and owners[index] <= list_end:
-            values[index] = max(values[index], INTRODUCED_ITEM_VALUE)
-            index += 1
+        item = index + 1
+        while item < count and owners[item] <= list_end:
+            values[item] = max(values[item], INTRODUCED_ITEM_VALUE)
+            item += 1
+        done = item - 1
 
 
 def _weigh_main_region(page: PageSegments, adjusted: list[float]) -> list[float]:

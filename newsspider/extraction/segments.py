@@ -177,6 +177,8 @@ def segment_page(root: etree._Element) -> PageSegments:
             return
         text = lines[0] if len(lines) == 1 else " ".join(lines)
         chars = len(text)
+        if text.endswith(":"):
+            page.colon_segments.append(len(segment_owners))
         segment_owners.append(owner)
         segment_lines.append(lines)
         segment_chars.append(chars)
@@ -370,6 +372,11 @@ _FIRST_LINE_REACH = 64
 _ID_PARTS = re.compile(r"[-_:.]+")
 
 
+def _long_id(ident: str | None) -> bool:
+    """An id with enough separators to be a generated slug (a cheap first test)."""
+    return ident is not None and ident.count("-") + ident.count("_") >= _ANCHOR_MIN_WORDS - 1
+
+
 def _ignore_heading_anchors(page: PageSegments, named: list[tuple[int, frozenset[str]]]) -> None:
     """An id made from a heading's own text ("social-media-marketing" on "Social Media
     Marketing", "h-how-to-share" on a section opened by "How to share") is an anchor for
@@ -377,7 +384,7 @@ def _ignore_heading_anchors(page: PageSegments, named: list[tuple[int, frozenset
     candidates = [
         block_id
         for block_id, _ in named
-        if page.block_signals[block_id] < 0 and page.block_elements[block_id].get("id")
+        if page.block_signals[block_id] < 0 and _long_id(page.block_elements[block_id].get("id"))
     ]
     if not candidates:
         return
