@@ -75,9 +75,9 @@ def test_a_real_widget_sidebar_stays_furniture() -> None:
 
 
 def test_layout_modifiers_do_not_make_a_column_furniture() -> None:
-    assert class_meaning("with-sidebar-layout", None).signal == 0
-    assert class_meaning("content has-ads", None).signal == 1
-    assert class_meaning("sidebar", None).signal == STRONG_FURNITURE
+    assert class_meaning("with-sidebar-layout", None)[0] == 0
+    assert class_meaning("content has-ads", None)[0] == 1
+    assert class_meaning("sidebar", None)[0] == STRONG_FURNITURE
     html = page(f'<div class="layout with-sidebar-layout has-ads"><div>{paragraphs()}</div></div>')
     assert_all_paragraphs(extract(html).body)
 

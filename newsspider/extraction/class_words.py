@@ -7,7 +7,6 @@ elements and squashed values. Pure functions of the attribute strings, cached (b
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
 
 from newsspider.extraction.visibility import hidden_class
 
@@ -98,15 +97,12 @@ _PART_SPLIT = re.compile(r"[-_]+")
 _MODIFIER_SEARCH = re.compile(r"(?:^|[\s_-])(?:has|with|without|no)[-_]", re.IGNORECASE)
 
 
-class ClassMeaning(NamedTuple):
-    """What a block's class and id attributes say."""
-
-    signal: int  # OVERLAY, STRONG_FURNITURE, WEAK_FURNITURE, 0, or 1 (article-like)
-    caption: bool
-    #: A class name that hides the element (`visibility.HIDDEN_CLASS_NAMES`).
-    hidden: bool
-    #: The furniture words that gave a negative signal (empty otherwise).
-    furniture_words: frozenset[str]
+#: What a block's class and id attributes say: (signal, caption, hidden, furniture words).
+#: signal: OVERLAY, STRONG_FURNITURE, WEAK_FURNITURE, 0, or 1 (article-like); caption: a
+#: caption class; hidden: a class name that hides the element (`visibility.HIDDEN_CLASS_NAMES`);
+#: furniture words: those that gave a negative signal (empty otherwise). A plain tuple: one is
+#: built per distinct attribute value, and a NamedTuple costs a Python-level call each.
+ClassMeaning = tuple[int, bool, bool, frozenset[str]]
 
 
 # Class and id values repeat across elements and pages: cache their meaning, bounded.
@@ -150,7 +146,7 @@ def _class_meaning(classes: str | None, ident: str | None) -> ClassMeaning:
     class_words = _meaningful_tokens(classes) if classes else frozenset()
     tokens = class_words | attribute_tokens(ident) if ident else class_words
     signal = _signal_of(tokens)
-    meaning = ClassMeaning(
+    meaning = (
         signal,
         # Caption from the class only: "caption" in an id names a slot more often than text.
         not CAPTION_TOKENS.isdisjoint(class_words),
