@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -126,13 +126,15 @@ def _extract(
             page, select_body(page, choice), metadata.title, metadata.authors
         )
         runner_up_ratio = choice.runner_up / choice.score if choice.score > 0 else 1.0
+        furniture: Sequence[bool] | None = choice.furniture.segments
     else:
         result = STRATEGIES[algorithm](StrategyInput(root, page))
         if result is None:
             return _without_body(url, used_encoding, metadata, warnings)
         selection, runner_up_ratio = result.selection, result.runner_up_ratio
+        furniture = None
     text = body_text(page, selection)
-    shape = body_shape(page, selection.segment_ids, selection.container)
+    shape = body_shape(page, selection.segment_ids, selection.container, furniture)
     first_h1 = next(
         (page.segment(i).text for i, tag in enumerate(page.segment_tags) if tag == "h1"), None
     )
