@@ -22,7 +22,8 @@ _MULTIBYTE = frozenset(
 # Single-byte Latin encodings that decode anything, so they need a plausibility check instead.
 _LATIN_SINGLE_BYTE = frozenset({"cp1252", "latin_1", "iso8859_15", "cp1250", "iso8859_2"})
 _DETECT_SAMPLE = 256 * 1024
-_TAGS = re.compile(rb"<[^>]*>")
+# "[^<>]", not "[^>]": with "<" * N and no ">" each "<" would scan to the end (quadratic).
+_TAGS = re.compile(rb"<[^<>]*>")
 _NON_ASCII_LETTER_RUN = re.compile(r"[À-ÿ]{3,}")
 
 
