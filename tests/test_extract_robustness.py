@@ -271,6 +271,22 @@ def test_max_bytes_truncation_of_str() -> None:
     assert "truncated" in article.warnings
 
 
+def test_max_bytes_counts_utf8_bytes_of_str_input() -> None:
+    # Cyrillic: two bytes per character. A cap in characters would let twice the bytes through.
+    paragraph = "<p>В микрорайоне Заречье в четверг открылась новая районная библиотека.</p>"
+    page = f"<html><body><article>{paragraph * 40}</article></body></html>"
+    size = len(page.encode())
+    assert size > 1.5 * len(page)
+    whole = check(extract(page, max_bytes=size))
+    assert "truncated" not in whole.warnings
+    cut = check(extract(page, max_bytes=len(page)))  # as many bytes as there are characters
+    assert "truncated" in cut.warnings
+    assert 0 < len(cut.body.encode()) < 0.6 * len(whole.body.encode())
+    # A cut inside a two-byte character drops the character, not the page.
+    odd = check(extract(page, max_bytes=size // 2 + 1 - (size // 2) % 2 + 1))
+    assert "В микрорайоне Заречье" in odd.body
+
+
 def test_max_bytes_cut_inside_a_character_of_a_utf8_page() -> None:
     body = "<p>山区小学开通了远程音乐课，孩子们跟着城里的老师学唱民歌，教室里不时传出笑声。</p>" * 8
     page = f"<html><head><title>音乐课</title></head><body><article>{body}</article></body></html>"

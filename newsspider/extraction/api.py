@@ -24,7 +24,7 @@ from newsspider.extraction.pagetype import (
     page_signals,
     read_form_signals,
 )
-from newsspider.extraction.parsing import parse_html
+from newsspider.extraction.parsing import limit_elements, parse_html
 from newsspider.extraction.scoring import choose_container
 from newsspider.extraction.segments import segment_page
 from newsspider.extraction.strategies import STRATEGIES, StrategyInput
@@ -87,16 +87,7 @@ def _extract(
     algorithm: str = "default",
 ) -> Article:
     warnings: list[str] = []
-    if max_bytes is not None and len(html) > max_bytes:
-        html = html[:max_bytes]
-        warnings.append("truncated")
-    if isinstance(html, bytes):
-        decoded = decode_html(html, encoding)
-        source: str | bytes = decoded.utf8 if decoded.utf8 is not None else decoded.text
-        used_encoding: str | None = decoded.encoding
-    else:
-        source, used_encoding = html, None
-    root = parse_html(source)
+    root, used_encoding = _parse(html, encoding, max_bytes, warnings)
     if root is None:
         return Article(url=url, encoding=used_encoding, page_type="empty", warnings=(*warnings,))
 
@@ -135,6 +126,55 @@ def _extract(
         warnings=tuple(warnings),
         **_metadata_fields(metadata),
     )
+
+
+def _parse(
+    html: bytes | str, encoding: str | None, max_bytes: int | None, warnings: list[str]
+) -> tuple[Any, str | None]:
+    """(the page's tree or None, the encoding used). Every intermediate copy of the page (the
+    cut bytes, the decoded text, its UTF-8) dies here, before extraction starts: on large pages
+    they would otherwise double the peak memory."""
+    if isinstance(html, str):
+        data, cut = _utf8_prefix(html, max_bytes)
+        return _parse_bounded(data, cut, warnings), None
+    cut = max_bytes is not None and len(html) > max_bytes
+    if cut:
+        html = html[:max_bytes]
+    decoded = decode_html(html, encoding)
+    used_encoding = decoded.encoding
+    # The page as UTF-8 bytes (what the parser reads fastest); the decoded text goes first.
+    data = decoded.utf8 if decoded.utf8 is not None else _encode(decoded.text)
+    del decoded, html
+    return _parse_bounded(data, cut, warnings), used_encoding
+
+
+def _parse_bounded(data: bytes, cut: bool, warnings: list[str]) -> Any:
+    # Absurdly dense markup is cut too (`limit_elements`): memory and time follow elements.
+    data, dense = limit_elements(data)
+    if cut or dense:
+        warnings.append("truncated")
+    return parse_html(data)
+
+
+def _encode(text: str) -> bytes:
+    # Lone surrogates (possible in a str) become "?": the parser needs valid UTF-8.
+    return text.encode("utf-8", errors="replace")
+
+
+def _utf8_prefix(text: str, max_bytes: int | None) -> tuple[bytes, bool]:
+    """(``text`` as UTF-8 cut to ``max_bytes`` bytes, not characters, at a character boundary;
+    whether it was cut)."""
+    if max_bytes is None:
+        return _encode(text), False
+    cut_chars = len(text) > max_bytes
+    # No more characters than bytes fit: cutting first saves encoding the rest.
+    data = _encode(text[:max_bytes] if cut_chars else text)
+    if len(data) <= max_bytes:
+        return data, cut_chars
+    cut = max_bytes
+    while cut > 0 and 0x80 <= data[cut] < 0xC0:  # a continuation byte: inside a character
+        cut -= 1
+    return data[:cut], True
 
 
 def _metadata_fields(metadata: PageMetadata) -> dict[str, Any]:
