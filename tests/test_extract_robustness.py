@@ -324,3 +324,33 @@ def test_charset_labels_naming_unusable_codecs(label: str) -> None:
     for article in (extract(data), extract(data, encoding=label)):
         no_internal_error(check(article))
         assert "Жители района собрались" in article.body
+
+
+def test_per_process_caches_keep_no_page_sized_keys() -> None:
+    # Class values, tag names, meta names and titles are cached across pages; a page can supply
+    # megabytes of each. What the caches keep after ten such pages must stay small.
+    import gc
+    import tracemalloc
+
+    def page(i: int) -> str:
+        huge = " ".join(f"c{i}x{j}" for j in range(150_000))  # about 1 MB
+        return (
+            f'<html><head><meta name="{huge}" content="2020-01-01"><title>{huge}</title></head>'
+            f'<body><div class="{huge}" id="{huge}"><p class="{huge}">{PROSE}</p>'
+            f'<span class="byline {huge}">Ann</span><x{huge[:5000].replace(" ", "")}>t'
+            "</body></html>"
+        )
+
+    pages = [page(i) for i in range(10)]
+    extract(pages[0])
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for text in pages[1:]:
+            check(extract(text))
+        gc.collect()
+        kept = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert kept < 2_000_000, f"{kept / 1e6:.1f} MB kept by caches after 9 pages"

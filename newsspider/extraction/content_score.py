@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from operator import sub
 from typing import Any, Final
 
+from newsspider.extraction.caching import cacheable
+
 __all__ = ["REASONS", "PageVerdict", "Thresholds", "score_page"]
 
 #: Every reason `score_page` can give (a closed set: stats keys are built from it).
@@ -377,7 +379,7 @@ class _Kinds(dict[str | None, int]):
 
     def __missing__(self, name: str | None) -> int:
         kind = self.get(name.lower(), _OTHER) if name else _OTHER
-        if len(self) < _KIND_CACHE_SIZE:  # bounded: names come from arbitrary pages
+        if len(self) < _KIND_CACHE_SIZE and cacheable(name):  # names come from arbitrary pages
             self[name] = kind
         return kind
 

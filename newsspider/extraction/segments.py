@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
+from newsspider.extraction.caching import cacheable
 from newsspider.extraction.textstats import count_dense_script, count_punctuation
 
 BLOCK_TAGS = frozenset(
@@ -131,9 +132,10 @@ def _class_meaning(classes: str | None, ident: str | None) -> tuple[int, bool]:
     tokens = class_words | attribute_tokens(ident) if ident else class_words
     # Caption from the class only: "caption" in an id names a slot more often than text.
     meaning = (_signal_of(tokens), not CAPTION_TOKENS.isdisjoint(class_words))
-    if len(_attribute_cache) > _CACHE_LIMIT:
-        _attribute_cache.clear()
-    _attribute_cache[(classes, ident)] = meaning
+    if cacheable(classes, ident):  # bounded in bytes too: values come from arbitrary pages
+        if len(_attribute_cache) > _CACHE_LIMIT:
+            _attribute_cache.clear()
+        _attribute_cache[(classes, ident)] = meaning
     return meaning
 
 
@@ -260,7 +262,7 @@ def _tag_kind(tag: str) -> int:
     if kind is None:
         # Custom elements (<article-body>, <amp-story>) are containers more often than inline.
         kind = _BLOCK if "-" in tag else _INLINE
-        if len(_tag_kinds) < 10_000:
+        if len(_tag_kinds) < 10_000 and cacheable(tag):
             _tag_kinds[tag] = kind
     return kind
 
