@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from operator import sub
 from typing import Any, Final
 
+from newsspider.extraction.budgets import cut_to_budget
 from newsspider.extraction.caching import cacheable
 
 __all__ = ["REASONS", "PageVerdict", "Thresholds", "score_page"]
@@ -29,6 +30,9 @@ REASONS: Final = ("not_html", "empty", "thin", "listing", "soft_404", "login", "
 
 # Only this much of a page is scored: enough for any real article, bounded cost on huge pages.
 _MAX_SCORED_BYTES: Final = 2_000_000
+# ... and only this many "<" (tags): the Python loop runs once per tag, and this runs on the
+# event loop. Real pages have at most 28 000 (1 608 corpus pages); 100 000 cost about 50 ms.
+_MAX_SCORED_TAGS: Final = 100_000
 _CJK_EXTRA_WEIGHT: Final = 2  # a CJK character counts 1 + 2 = 3
 
 _HTML_TYPES: Final = frozenset({"text/html", "application/xhtml+xml"})
@@ -176,8 +180,14 @@ def score_page(
         return PageVerdict(False, "empty")
     if not _is_html(body, content_type):
         return PageVerdict(False, "not_html")
-    text = _decode(body[:_MAX_SCORED_BYTES], encoding)
+    body = body[:_MAX_SCORED_BYTES]
+    body = body[: cut_to_budget(body, _MAX_SCORED_TAGS, _count_lt)]
+    text = _decode(body, encoding)
     return _judge(text, thresholds)
+
+
+def _count_lt(data: bytes, start: int, end: int) -> int:
+    return data.count(b"<", start, end)
 
 
 def _is_html(body: bytes, content_type: str | None) -> bool:

@@ -12,6 +12,8 @@ import threading
 
 from lxml import etree
 
+from newsspider.extraction.budgets import cut_to_budget
+
 # Control bytes XML forbids; lxml refuses them, real pages contain them anyway. bytes.translate
 # deletes them at memory speed, where a regular expression over a large page costs a millisecond.
 _CONTROL_BYTES = bytes(range(0x20)).translate(None, b"\t\n\r")
@@ -65,40 +67,20 @@ def _parser() -> etree.HTMLParser:
 # to that many start tags (and flagged "truncated").
 _BYTES_PER_ELEMENT = 12
 _ELEMENT_FLOOR = 4096
-_BUDGET_CHUNK = 1 << 16
 
 
-def _start_tags(data: bytes, start: int = 0, end: int | None = None) -> int:
+def _start_tags(data: bytes, start: int, end: int) -> int:
     """The "<" in ``data[start:end]`` that do not open an end tag (comments and stray "<" count
     too: an upper bound). A "</" across ``end`` is an end tag."""
-    return data.count(b"<", start, end) - data.count(b"</", start, None if end is None else end + 1)
+    return data.count(b"<", start, end) - data.count(b"</", start, end + 1)
 
 
 def limit_elements(data: bytes) -> tuple[bytes, bool]:
     """(``data`` cut before its start tag number ``len(data) // _BYTES_PER_ELEMENT``, whether it
-    was cut). Two C-level counts per 64 kB chunk; a binary search inside the last one."""
+    was cut)."""
     budget = max(_ELEMENT_FLOOR, len(data) // _BYTES_PER_ELEMENT)
-    if _start_tags(data) <= budget:
-        return data, False
-    seen = 0
-    chunk_start = 0
-    while chunk_start < len(data):
-        chunk_end = min(len(data), chunk_start + _BUDGET_CHUNK)
-        in_chunk = _start_tags(data, chunk_start, chunk_end)
-        if seen + in_chunk > budget:
-            break
-        seen += in_chunk
-        chunk_start = chunk_end
-    # The shortest prefix of the chunk holding (budget - seen) + 1 start tags ends just after
-    # the "<" to cut before.
-    low, high = chunk_start, min(len(data), chunk_start + _BUDGET_CHUNK)
-    while low < high:
-        middle = (low + high) // 2
-        if seen + _start_tags(data, chunk_start, middle + 1) > budget:
-            high = middle
-        else:
-            low = middle + 1
-    return data[:low], True
+    keep = cut_to_budget(data, budget, _start_tags)
+    return (data, False) if keep == len(data) else (data[:keep], True)
 
 
 def limit_attributes(data: bytes) -> bytes:
