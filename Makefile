@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 PY     := $(BIN)/python
 
-.PHONY: test lint bench demo clean
+.PHONY: test lint bench demo clean tox tox-min
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,14 @@ lint: $(VENV)/.stamp-test
 	$(BIN)/ruff format --check newsspider tests bench
 	$(BIN)/mypy
 
+# The suite against the dependency floors and the newest releases (tox.ini); what CI runs.
+tox: $(VENV)/.stamp-test
+	$(BIN)/tox -e min,latest
+
+# The floors only: CI runs `make test` (the newest releases) and this.
+tox-min: $(VENV)/.stamp-test
+	$(BIN)/tox -e min
+
 bench: $(VENV)/.stamp-bench
 	$(PY) -m bench $(BENCH_ARGS)
 
@@ -33,4 +41,4 @@ demo: $(VENV)/.stamp-test
 	$(PY) -m newsspider demo
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build *.egg-info
+	rm -rf $(VENV) .tox .pytest_cache .mypy_cache .ruff_cache build dist *.egg-info

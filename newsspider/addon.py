@@ -16,6 +16,7 @@ from newsspider.settings_defaults import (
     ADDON_SETTINGS,
     CONTENT_FILTER_PRIORITY,
     PIPELINE_PRIORITY,
+    REDIS_URL,
     TRUNCATION_PRIORITY,
 )
 from newsspider.truncation import TruncationMiddleware
@@ -25,7 +26,7 @@ __all__ = ["Addon"]
 
 class Addon:
     """Scrapy add-on: the article pipeline, the content filter, the truncation check and UTF-8
-    feeds."""
+    feeds; with ``NEWSSPIDER_REDIS_URL`` set, a crawl shared with other workers through Redis."""
 
     def update_settings(self, settings: Any) -> None:
         settings.setdefault_in_component_priority_dict(
@@ -40,3 +41,8 @@ class Addon:
         for name, value in ADDON_SETTINGS.items():
             # "addon" priority: above Scrapy's defaults, below anything the project sets.
             settings.set(name, value, priority="addon")
+        if settings.get(REDIS_URL):
+            # A crawl shared through Redis (scrapy-redis is imported only then).
+            from newsspider.distributed.addon import apply_shared_crawl_settings
+
+            apply_shared_crawl_settings(settings)

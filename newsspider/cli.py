@@ -3,6 +3,7 @@
     newsspider extract PAGE.html | FOLDER | URL | -    one JSON line per page on stdout
     newsspider explain PAGE.html|URL [-o report.html] [--json]
                                                         why: the body, container, sources
+    newsspider warc FILE.warc.gz [...] -o OUT.jsonl [--jobs N]   articles from WARC archives
     newsspider demo [--out DIR]                         crawl the bundled sample site offline
     newsspider schema                                   JSON Schema of the records
     newsspider bench [ARGS...]                          the benchmark (from a source checkout)
@@ -79,6 +80,21 @@ def _parser() -> argparse.ArgumentParser:
     why.add_argument("--url", help="the page's URL, for stdin or a file (resolves links)")
     why.add_argument("--encoding", help="the page's encoding when known (else sniffed)")
     why.set_defaults(func=_cmd_explain)
+
+    warc = sub.add_parser("warc", help="extract articles from WARC files (needs FastWARC)")
+    warc.add_argument("files", nargs="+", type=Path, metavar="FILE.warc[.gz]")
+    warc.add_argument("-o", "--output", type=Path, required=True, metavar="OUT.jsonl",
+                      help="JSONL output; OUT.jsonl.done lists the finished files")  # fmt: skip
+    warc.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
+                      help="worker processes (default: the CPU count)")  # fmt: skip
+    warc.add_argument("--min-confidence", type=float, default=0.3, metavar="X",
+                      help="keep records with confidence >= X (default 0.3)")  # fmt: skip
+    warc.add_argument("--algorithm", choices=ALGORITHMS, default="default")
+    warc.add_argument("--restart", action="store_true",
+                      help="ignore OUT.jsonl.done and start over (default: resume)")  # fmt: skip
+    warc.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                      help="progress line on stderr (default: when it is a terminal)")  # fmt: skip
+    warc.set_defaults(func=_cmd_warc)
 
     demo = sub.add_parser("demo", help="crawl the bundled sample site on loopback, offline")
     demo.add_argument("--out", type=Path, default=Path("demo-output"),
@@ -265,6 +281,52 @@ def _print_summary(article: Article, explanation: Explanation) -> None:
         mark = "BODY" if block.in_body else (block.reason or "-")
         text = " ".join(block.text.split())[:70]
         out.write(f"  {mark:<20} {block.value:>8.1f}  {text}\n")
+
+
+# --- warc -----------------------------------------------------------------------------------
+
+
+def _cmd_warc(args: argparse.Namespace) -> int:
+    if not 0.0 <= args.min_confidence <= 1.0:
+        print("newsspider warc: --min-confidence must be between 0 and 1", file=sys.stderr)
+        return 2
+    if args.jobs < 1:
+        print("newsspider warc: --jobs must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        from newsspider.warc import run_batch
+    except ImportError as exc:
+        print(f"newsspider warc: needs FastWARC ({exc}); pip install 'newsspider[warc]'",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    show = args.progress if args.progress is not None else sys.stderr.isatty()
+    summary = run_batch(
+        args.files,
+        args.output,
+        jobs=args.jobs,
+        min_confidence=args.min_confidence,
+        algorithm=args.algorithm,
+        progress=show,
+        restart=args.restart,
+    )
+    skipped = ", ".join(f"{n} {reason}" for reason, n in sorted(summary.skipped.items()))
+    print(
+        f"newsspider warc: {summary.read} file(s) read"
+        f" ({summary.already_done} already done), {summary.pages} HTML pages,"
+        f" {summary.articles} records written to {args.output}"
+        + (f"; skipped: {skipped}" if skipped else ""),
+        file=sys.stderr,
+    )
+    for line in summary.file_errors:
+        print(f"newsspider warc: {line}", file=sys.stderr)
+    if summary.first_record_error:
+        print(f"newsspider warc: first record error: {summary.first_record_error}",
+              file=sys.stderr)  # fmt: skip
+    if summary.interrupted or summary.aborted:
+        print(f"newsspider warc: {summary.aborted or 'interrupted'}; run the same command again "
+              "to resume", file=sys.stderr)  # fmt: skip
+        return 130 if summary.interrupted else 1
+    return 1 if summary.file_errors else 0
 
 
 # --- demo, schema, bench --------------------------------------------------------------------

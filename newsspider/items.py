@@ -95,7 +95,17 @@ def _usable_encoding(body: bytes, encoding: str | None) -> str | None:
     return encoding
 
 
-@dataclass(slots=True)
+#: Characters of ``body``/``body_html`` that `ArticleItem`'s repr shows.
+REPR_TEXT_CHARS: Final = 60
+
+
+def _shortened(text: str) -> str:
+    if len(text) <= REPR_TEXT_CHARS:
+        return repr(text)
+    return f"{text[:REPR_TEXT_CHARS]!r}... ({len(text)} chars)"
+
+
+@dataclass(slots=True, repr=False)
 class ArticleItem:
     """One article record: the `Article` fields plus crawl details. Every value is
     JSON-serialisable; the page's raw HTML is not part of it (``body_html`` is the cleaned
@@ -121,6 +131,16 @@ class ArticleItem:
     fetched_at: str | None = None
     #: True when kept although below ``NEWSSPIDER_MIN_CONFIDENCE`` (flag mode).
     low_confidence: bool = False
+
+    def __repr__(self) -> str:
+        # Scrapy logs every scraped item with its repr (DEBUG): whole bodies made the log far
+        # bigger than the feed. The feed itself keeps the full text.
+        values = []
+        for f in fields(self):
+            value = getattr(self, f.name)
+            shown = _shortened(value) if f.name in _LONG_TEXT_FIELDS else repr(value)
+            values.append(f"{f.name}={shown}")
+        return f"{type(self).__name__}({', '.join(values)})"
 
     @classmethod
     def from_article(
@@ -153,6 +173,7 @@ def _article_values(article: Article) -> dict[str, Any]:
     return values
 
 
+_LONG_TEXT_FIELDS: Final = frozenset({"body", "body_html"})
 _ITEM_FIELDS: Final = frozenset(f.name for f in fields(ArticleItem))
 _COPIED_FIELDS: Final = tuple(name for name in Article.field_names() if name in _ITEM_FIELDS)
 #: Values `from_article` copies as they are (immutable); anything else goes through `to_dict`.

@@ -81,6 +81,18 @@ SITEMAP_MAX_URLS: Final = "NEWSSPIDER_SITEMAP_MAX_URLS"
 #: articles are dropped as ``truncated``, or kept flagged with ``NEWSSPIDER_LOW_CONFIDENCE=flag``.
 TRUNCATED_MAX_CONFIDENCE: Final = "NEWSSPIDER_TRUNCATED_MAX_CONFIDENCE"
 
+# --- shared crawl on Redis (scrapy-redis scheduler and dupefilter) --------------------------
+
+#: ``redis://host:6379/0``: share the frontier and the seen-URL set of a crawl between worker
+#: processes and hosts; unset (default), the crawl runs in this process only.
+REDIS_URL: Final = "NEWSSPIDER_REDIS_URL"
+#: Prefix of the crawl's Redis keys (``%(spider)s`` is the spider's name): ``PREFIX:start_urls``
+#: (the seed list), ``PREFIX:requests``, ``PREFIX:dupefilter``, ``PREFIX:workers``.
+REDIS_KEY: Final = "NEWSSPIDER_REDIS_KEY"
+#: Seconds a worker waits with nothing to do (no seeds, empty shared queue, no busy peer)
+#: before it closes; 0: wait for seeds forever.
+REDIS_IDLE_CLOSE: Final = "NEWSSPIDER_REDIS_IDLE_CLOSE"
+
 #: The reasons the content filter can report (a bounded set: stats keys are built from them).
 FILTER_REASONS: Final = ("not_html", "empty", "thin", "listing", "soft_404", "login", "consent")
 #: Reasons the pipeline reports under the same ``newsspider/dropped/reason_count/`` family.
@@ -109,6 +121,9 @@ DEFAULTS: Final[dict[str, Any]] = {
     CONTENT_FILTER_STRONG_TEXT: 1000,
     SITEMAP_MAX_URLS: 50_000,
     TRUNCATED_MAX_CONFIDENCE: 0.2,
+    REDIS_URL: None,
+    REDIS_KEY: "newsspider:%(spider)s",
+    REDIS_IDLE_CLOSE: 10.0,
 }
 
 #: Settings the add-on sets (at "addon" priority, so project settings win) besides components.
@@ -123,5 +138,8 @@ ADDON_SETTINGS: Final[dict[str, Any]] = {
 META_JUDGE: Final = "newsspider_judge"
 #: dict: extraction hints (title, date, authors ...) that `PageItem.from_response` picks up.
 META_HINTS: Final = "newsspider_hints"
+#: str: the host (without ``www.``) of the start URL a ``site`` crawl request descends from, so
+#: that any worker of a shared crawl keeps that request's links on its site.
+META_SITE: Final = "newsspider_site"
 #: Set by the content filter on kept responses: the `PageVerdict` as a dict (for debugging).
 META_VERDICT: Final = "newsspider_verdict"

@@ -79,3 +79,24 @@ def test_page_item_repr_leaves_out_the_body() -> None:
 
 def test_reference_time_of_bad_timestamp_is_none() -> None:
     assert PageItem(url=URL, fetched_at="yesterday").reference_time is None
+
+
+def test_article_item_repr_shortens_the_long_texts() -> None:
+    body = "Paragraph of article text. " * 4000
+    item = ArticleItem(url=URL, title="A headline", body=body, body_html=f"<p>{body}</p>")
+    shown = repr(item)
+    assert len(shown) < 1000
+    assert f"({len(body)} chars)" in shown and f"({len(body) + 7} chars)" in shown
+    assert "title='A headline'" in shown and f"url={URL!r}" in shown
+    # Short values stay whole, and the item itself is untouched.
+    assert "body=''" in repr(ArticleItem(url=URL))
+    assert item.body == body
+
+
+def test_scrapy_logs_a_scraped_article_item_shortly() -> None:
+    from scrapy import Spider
+    from scrapy.logformatter import LogFormatter
+
+    item = ArticleItem(url=URL, body="word " * 50_000, body_html="<p>x</p>" * 20_000)
+    entry = LogFormatter().scraped(item, TextResponse(URL, body=b""), Spider("s"))
+    assert len(entry["msg"] % entry["args"]) < 1500

@@ -209,11 +209,11 @@ def test_site_spider_limits(crawls: dict[str, Any]) -> None:
         ("bad_limit", "max_depth must not be negative"),
     ],
 )
-def test_bad_arguments_close_the_spider_with_a_clear_message(
+def test_bad_arguments_refuse_the_crawl_with_a_clear_message(
     crawls: dict[str, Any], label: str, needle: str
 ) -> None:
     result = crawls["results"][label]
-    assert result["finish_reason"] == "bad_arguments"
+    assert result["finish_reason"] is None  # never started
     assert needle in result["argument_error"]
     assert result["items"] == []
     assert "Bad argument for spider" in crawls["stderr"]

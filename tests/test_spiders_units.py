@@ -234,6 +234,10 @@ def test_url_key_ignores_tracking_and_cosmetics() -> None:
         "https://n.example/a"
     )
     assert url_key("https://n.example/a?id=2") != url_key("https://n.example/a?id=3")
+    # Every utm_ campaign tag and click id goes; the other parameters stay, in one order.
+    assert url_key("https://n.example/a?b=1&utm_campaign=x&gclid=9&id=3") == url_key(
+        "https://n.example/a?id=3&b=1"
+    )
 
 
 def _filter(since: date | None = None) -> CrawlFilterPipeline:

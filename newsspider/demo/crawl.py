@@ -7,6 +7,7 @@ project's, so one run can compare e.g. a crawl with the add-on and one without.
 
 from __future__ import annotations
 
+import logging
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -20,6 +21,7 @@ from scrapy.crawler import AsyncCrawlerProcess, Crawler
 from scrapy.settings import Settings
 
 from newsspider.items import PageItem
+from newsspider.spiders._args import SpiderArgumentError
 
 #: Settings for crawling the loopback demo site: no politeness delays against ourselves.
 LOOPBACK_SETTINGS: dict[str, Any] = {
@@ -94,6 +96,30 @@ class _Progress:
             sys.stderr.write("\n")
 
 
+def _note_refusal(started: Any, label: str, refused: dict[str, str]) -> None:
+    """Record a `SpiderArgumentError` that failed the crawl's start. ``started`` is Scrapy's
+    asyncio task or Twisted Deferred of the crawl; other failures are left to Scrapy's logging
+    (re-logged here for a task, whose exception this callback has consumed)."""
+
+    def on_task_done(task: Any) -> None:
+        exc = None if task.cancelled() else task.exception()
+        if isinstance(exc, SpiderArgumentError):
+            refused[label] = str(exc)
+        elif exc is not None:
+            logging.getLogger(__name__).error("Crawl %r failed", label, exc_info=exc)
+
+    def on_failure(failure: Any) -> Any:
+        if isinstance(failure.value, SpiderArgumentError):
+            refused[label] = str(failure.value)
+            return None
+        return failure
+
+    if hasattr(started, "add_done_callback"):
+        started.add_done_callback(on_task_done)
+    elif hasattr(started, "addErrback"):
+        started.addErrback(on_failure)
+
+
 def run_crawls(
     specs: Sequence[CrawlSpec],
     settings: dict[str, Any] | None = None,
@@ -107,6 +133,8 @@ def run_crawls(
     labels = [spec.label or spec.spider for spec in specs]
     meter = _Progress(labels, progress)
     runs: list[tuple[CrawlSpec, str, Crawler, list[dict[str, Any]]]] = []
+    #: Label -> message of the crawls refused for bad ``-a`` arguments.
+    refused: dict[str, str] = {}
     for spec, label in zip(specs, labels, strict=True):
         crawl_settings = project_settings({**(settings or {}), **spec.settings})
         if spec.output is not None:
@@ -124,7 +152,7 @@ def run_crawls(
             meter.bump(label)
 
         crawler.signals.connect(collect, signal=signals.item_scraped, weak=False)
-        process.crawl(crawler, **spec.args)
+        _note_refusal(process.crawl(crawler, **spec.args), label, refused)
         runs.append((spec, label, crawler, items))
     if on_start is not None:
         on_start()
@@ -132,8 +160,8 @@ def run_crawls(
     meter.close()
     results = []
     for spec, label, crawler, items in runs:
-        stats = dict(crawler.stats.get_stats()) if crawler.stats is not None else {}
-        spider = getattr(crawler, "spider", None)
+        # A crawl refused at start has no stats (Scrapy >= 2.19 raises on reading them).
+        stats = {} if label in refused else dict(crawler.stats.get_stats())
         results.append(
             CrawlResult(
                 label=label,
@@ -141,7 +169,7 @@ def run_crawls(
                 items=items,
                 stats={k: v for k, v in stats.items() if isinstance(v, int | float | str)},
                 finish_reason=stats.get("finish_reason"),
-                argument_error=getattr(spider, "argument_error", None),
+                argument_error=refused.get(label),
             )
         )
     return results

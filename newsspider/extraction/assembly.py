@@ -21,11 +21,11 @@ class BodySelection:
     caption_ids: tuple[int, ...] = ()
 
 
-def _furniture_below(page: PageSegments, roots: list[int]) -> list[bool]:
-    """Per block: is it, or a block between it and one of the chosen roots, page furniture?"""
+def _furniture_below(page: PageSegments, roots: list[int], labelled: list[bool]) -> list[bool]:
+    """Per block: is it, or a block between it and one of the chosen roots, page furniture?
+    (`labelled`: the sections scoring found opened by a furniture heading.)"""
     parents = page.block_parents
     signals = page.block_signals
-    labelled = page.labelled_furniture
     furniture = [False] * len(parents)
     for root in roots:
         for block_id in range(root + 1, page.block_ends[root] + 1):
@@ -51,23 +51,68 @@ def _sibling_roots(page: PageSegments, choice: ContainerChoice) -> list[int]:
     if parent < 0 or choice.score <= 0 or choice.block in page.main_regions:
         return [choice.block]
     threshold = choice.score * SIBLING_SHARE
-    roots: list[int] = []
     ends = page.block_ends
+    signals = page.block_signals
+    scores = choice.subtree_scores
+    siblings: list[int] = []
     block_id = parent + 1
-    end = ends[parent]
-    previous = -1
-    while block_id <= end:
-        if block_id == choice.block or (
-            page.block_signals[block_id] >= 0 and choice.subtree_scores[block_id] >= threshold
-        ):
-            # A sub-heading right before a joined block introduces it: "Apple AirPods Pro" over
-            # the paragraph about them scores too little to join on its own.
-            if _is_heading_block(page, previous) and (not roots or roots[-1] != previous):
-                roots.append(previous)
-            roots.append(block_id)
-        previous = block_id
+    while block_id <= ends[parent]:
+        siblings.append(block_id)
         block_id = ends[block_id] + 1
+    joined = [
+        block_id == choice.block or (signals[block_id] >= 0 and scores[block_id] >= threshold)
+        for block_id in siblings
+    ]
+    rows = set(_repeated_rows(page, choice, choice.block))
+    joined = [was or block_id in rows for was, block_id in zip(joined, siblings, strict=True)]
+    roots: list[int] = []
+    for position, block_id in enumerate(siblings):
+        if not joined[position]:
+            continue
+        # A sub-heading right before a joined block introduces it: "Apple AirPods Pro" over
+        # the paragraph about them scores too little to join on its own.
+        previous = siblings[position - 1] if position else -1
+        if _is_heading_block(page, previous) and (not roots or roots[-1] != previous):
+            roots.append(previous)
+        roots.append(block_id)
+    # Rows one level up: the container is the text column of the first row.
+    if not rows and parent not in page.main_regions:
+        upper = _repeated_rows(page, choice, parent)
+        if upper:
+            roots = sorted([*roots, *upper])
     return roots
+
+
+def _same_template(page: PageSegments, block_id: int, other: int) -> bool:
+    classes = page.block_elements[block_id].get("class")
+    return (
+        bool(classes)
+        and page.block_tags[other] == page.block_tags[block_id]
+        and page.block_elements[other].get("class") == classes
+    )
+
+
+def _repeated_rows(page: PageSegments, choice: ContainerChoice, block_id: int) -> list[int]:
+    """An article laid out as repeated rows (each a text column beside an aside) is split
+    across blocks built from one template: the container's siblings, or its parent's, with
+    the same tag and class that add prose, however little. Boxes, disclaimers and summaries
+    beside the text are built from other templates and stay out."""
+    parent = page.block_parents[block_id]
+    if parent < 0:
+        return []
+    ends = page.block_ends
+    rows = []
+    sibling = parent + 1
+    while sibling <= ends[parent]:
+        if (
+            sibling != block_id
+            and choice.subtree_scores[sibling] > 0
+            and page.block_signals[sibling] >= 0
+            and _same_template(page, block_id, sibling)
+        ):
+            rows.append(sibling)
+        sibling = ends[sibling] + 1
+    return rows
 
 
 def _keep(tag: str, link_density: float, value: float, furniture: bool, caption: bool) -> bool:
@@ -82,7 +127,7 @@ def _keep(tag: str, link_density: float, value: float, furniture: bool, caption:
 
 def select_body(page: PageSegments, choice: ContainerChoice) -> BodySelection:
     roots = _sibling_roots(page, choice)
-    furniture = _furniture_below(page, roots)
+    furniture = _furniture_below(page, roots, choice.furniture.labelled)
     in_body = [False] * len(page.block_tags)
     for root in roots:
         end = page.block_ends[root]

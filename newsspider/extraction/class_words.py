@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import re
 
+from newsspider.extraction.caching import cacheable
+from newsspider.extraction.visibility import hidden_class
+
 _CAMEL = re.compile(r"([a-z])([A-Z])")
 _TOKEN_SPLIT = re.compile(r"[^a-z0-9]+")
 # Class/id words of page furniture. Whole tokens only: "comment" is noise, "commentary" is not.
@@ -87,24 +90,72 @@ def _signal_of(tokens: frozenset[str]) -> int:
     return 1 if positive else 0
 
 
+FURNITURE_TOKENS = STRONG_NEGATIVE_TOKENS | WEAK_NEGATIVE_TOKENS | OVERLAY_TOKENS
+#: A class name with one of these parts describes its element's layout, not what it is:
+#: "with-sidebar-layout", "has-ads", "ast-no-sidebar" sit on the column that holds the article.
+_MODIFIER_PARTS = frozenset({"has", "with", "without", "no"})
+_PART_SPLIT = re.compile(r"[-_]+")
+_MODIFIER_SEARCH = re.compile(r"(?:^|[\s_-])(?:has|with|without|no)[-_]", re.IGNORECASE)
+
+
+#: What a block's class and id attributes say: (signal, caption, hidden, furniture words).
+#: signal: OVERLAY, STRONG_FURNITURE, WEAK_FURNITURE, 0, or 1 (article-like); caption: a
+#: caption class; hidden: a class name that hides the element (`visibility.HIDDEN_CLASS_NAMES`);
+#: furniture words: those that gave a negative signal (empty otherwise). A plain tuple: one is
+#: built per distinct attribute value, and a NamedTuple costs a Python-level call each.
+ClassMeaning = tuple[int, bool, bool, frozenset[str]]
+
+
 # Class and id values repeat across elements and pages: cache their meaning, bounded.
-_attribute_cache: dict[tuple[str | None, str | None], tuple[int, bool]] = {}
+_attribute_cache: dict[tuple[str | None, str | None], ClassMeaning] = {}
 _CACHE_LIMIT = 50_000
 
 
-def class_meaning(classes: str | None, ident: str | None) -> tuple[int, bool]:
-    """(furniture signal, is-caption) of a block's class and id attributes."""
+def class_meaning(classes: str | None, ident: str | None) -> ClassMeaning:
+    """What a block's class and id attributes say it is (cached)."""
     meaning = _attribute_cache.get((classes, ident))
     return _class_meaning(classes, ident) if meaning is None else meaning
 
 
-def _class_meaning(classes: str | None, ident: str | None) -> tuple[int, bool]:
+def signal_without(classes: str | None, ident: str | None, ignored: frozenset[str]) -> int:
+    """The furniture signal of these attributes when the `ignored` words mean nothing (words
+    this page uses for its layout, see `segments`). Not cached: called for a few blocks."""
+    tokens = _meaningful_tokens(classes) if classes else frozenset()
+    if ident:
+        tokens |= attribute_tokens(ident)
+    return _signal_of(tokens - ignored)
+
+
+def _meaningful_tokens(classes: str) -> frozenset[str]:
+    """The class words, less the furniture words of layout modifiers ("has-sidebar")."""
+    # One C-level search rules out almost every value before any per-name work.
+    if _MODIFIER_SEARCH.search(classes) is None:
+        return attribute_tokens(classes)
+    names = classes.split()
+    modifiers = [
+        name for name in names if not _MODIFIER_PARTS.isdisjoint(_PART_SPLIT.split(name.lower()))
+    ]
+    if not modifiers:
+        return attribute_tokens(classes)
+    plain = [name for name in names if name not in modifiers]
+    tokens = attribute_tokens(" ".join(plain)) if plain else frozenset()
+    return tokens | (attribute_tokens(" ".join(modifiers)) - FURNITURE_TOKENS)
+
+
+def _class_meaning(classes: str | None, ident: str | None) -> ClassMeaning:
     """`class_meaning` on a cache miss: work it out and remember it."""
-    class_words = attribute_tokens(classes) if classes else frozenset()
+    class_words = _meaningful_tokens(classes) if classes else frozenset()
     tokens = class_words | attribute_tokens(ident) if ident else class_words
-    # Caption from the class only: "caption" in an id names a slot more often than text.
-    meaning = (_signal_of(tokens), not CAPTION_TOKENS.isdisjoint(class_words))
-    if len(_attribute_cache) > _CACHE_LIMIT:
-        _attribute_cache.clear()
-    _attribute_cache[(classes, ident)] = meaning
+    signal = _signal_of(tokens)
+    meaning = (
+        signal,
+        # Caption from the class only: "caption" in an id names a slot more often than text.
+        not CAPTION_TOKENS.isdisjoint(class_words),
+        hidden_class(classes) if classes else False,
+        tokens & FURNITURE_TOKENS if signal < 0 else frozenset(),
+    )
+    if cacheable(classes, ident):  # bounded in bytes too: values come from arbitrary pages
+        if len(_attribute_cache) > _CACHE_LIMIT:
+            _attribute_cache.clear()
+        _attribute_cache[(classes, ident)] = meaning
     return meaning

@@ -30,7 +30,16 @@ _NEVER_TEXT = (
 )
 
 
+#: A button holding one of these is not a control: an unclosed <div> inside it made the parser
+#: put the rest of the page in there (browsers close the button at </button>).
+_NOT_IN_A_BUTTON = ("p", "article", "main", "section", "h1", "h2", "h3", "li", "table")
+
+
 def clean_tree(root: etree._Element) -> None:
     """Strip elements that never hold prose, in place. (Hidden elements are skipped by the
     segment walk, which sees every attribute anyway, instead of a costly XPath here.)"""
+    for button in root.iter("button"):
+        if len(button) and next(button.iter(*_NOT_IN_A_BUTTON), None) is not None:
+            # Kept as a plain block: stripping it would take the page with it.
+            button.tag = "div"
     etree.strip_elements(root, *_NEVER_TEXT, with_tail=False)

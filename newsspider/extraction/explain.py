@@ -17,13 +17,7 @@ from typing import Any
 from newsspider.extraction.api import extract
 from newsspider.extraction.article import Article
 from newsspider.extraction.assembly import MAX_LINK_DENSITY, BodySelection
-from newsspider.extraction.class_words import (
-    OVERLAY_TOKENS,
-    STRONG_FURNITURE,
-    STRONG_NEGATIVE_TOKENS,
-    WEAK_NEGATIVE_TOKENS,
-    attribute_tokens,
-)
+from newsspider.extraction.class_words import STRONG_FURNITURE, class_meaning
 from newsspider.extraction.confidence import (
     CAPPED_TYPES,
     FEATURE_NAMES,
@@ -33,11 +27,13 @@ from newsspider.extraction.confidence import (
     LogisticModel,
 )
 from newsspider.extraction.content_score import score_page
+from newsspider.extraction.decoding import decode_html
 from newsspider.extraction.metadata import PageMetadata, _jsonld_objects, _scan
 from newsspider.extraction.page_model import PageSegments
 from newsspider.extraction.parsing import parse_html
 from newsspider.extraction.scoring import ContainerChoice, teaser_blocks
 from newsspider.extraction.stages import StageRecord
+from newsspider.extraction.visibility import hidden_attributes, hidden_class
 
 #: Block texts are cut to this many characters in the explanation (the body is in the Article).
 MAX_BLOCK_TEXT = 2000
@@ -226,7 +222,8 @@ def explain(
     raw = html if isinstance(html, bytes) else html.encode("utf-8")
     verdict = score_page(raw, content_type, encoding).to_dict()
     try:
-        return article, _explanation(article, record, verdict)
+        source = html if isinstance(html, str) else decode_html(html, encoding).text
+        return article, _explanation(article, record, verdict, source)
     except Exception:  # an explanation bug must not hide the article
         return article, Explanation(
             url, (), None, (), None, PageTypeExplanation(article.page_type), verdict,
@@ -234,7 +231,9 @@ def explain(
         )  # fmt: skip
 
 
-def _explanation(article: Article, record: StageRecord, verdict: dict[str, Any]) -> Explanation:
+def _explanation(
+    article: Article, record: StageRecord, verdict: dict[str, Any], source: str
+) -> Explanation:
     page, choice = record.page, record.choice
     blocks: tuple[BlockExplanation, ...] = ()
     left_out = 0
@@ -244,8 +243,8 @@ def _explanation(article: Article, record: StageRecord, verdict: dict[str, Any])
         if choice is not None and record.selection is not None:
             container = _container(page, choice, record)
     metadata: tuple[FieldSource, ...] = ()
-    if record.metadata is not None and record.source is not None:
-        metadata = _metadata_sources(record.source, article, record.metadata)
+    if record.metadata is not None:
+        metadata = _metadata_sources(source, article, record.metadata)
     return Explanation(
         url=article.url,
         blocks=blocks,
@@ -276,24 +275,24 @@ def _furniture_word(element: Any) -> str | None:
     tag = element.tag if isinstance(element.tag, str) else ""
     if tag in ("nav", "aside", "footer", "menu"):
         return f"the <{tag}> tag"
-    style = (element.get("style") or "").replace(" ", "").lower()
-    if "display:none" in style or "visibility:hidden" in style or element.get("hidden") is not None:
-        return "hidden (style or hidden attribute)"
+    if hidden_attributes(element):
+        return "hidden (inline style or hidden attribute)"
+    classes, ident = element.get("class"), element.get("id")
+    if classes and hidden_class(classes):
+        return f'hidden by its class="{classes[:60]}"'
     if element.get("aria-modal") == "true" or element.get("role") in ("dialog", "alertdialog"):
         return "a dialog (role or aria-modal)"
-    for attr in ("class", "id"):
-        value = element.get(attr)
-        if not value:
-            continue
-        tokens = attribute_tokens(value)
-        for words in (OVERLAY_TOKENS, STRONG_NEGATIVE_TOKENS, WEAK_NEGATIVE_TOKENS):
-            hit = sorted(words & tokens)
-            if hit:
-                return f'the word "{hit[0]}" in {attr}="{value[:60]}"'
+    words = sorted(class_meaning(classes, ident)[3])
+    if words:
+        word = words[0]
+        attr, value = ("class", classes) if classes and word in classes.lower() else ("id", ident)
+        return f'the word "{word}" in {attr}="{(value or "")[:60]}"'
     return None
 
 
-def _furniture_origin(page: PageSegments, owner: int, stop: int, level: int) -> str:
+def _furniture_origin(
+    page: PageSegments, labelled: list[bool], owner: int, stop: int, level: int
+) -> str:
     """Which block at or above `owner` (not above `stop`) carries a furniture signal at or
     below `level`, and why."""
     block_id = owner
@@ -303,7 +302,7 @@ def _furniture_origin(page: PageSegments, owner: int, stop: int, level: int) -> 
             word = _furniture_word(element) or "its class or id"
             where = "" if block_id == owner else f" on the enclosing {block_path(element)}"
             return f"{word}{where}"
-        if page.labelled_furniture and page.labelled_furniture[block_id]:
+        if labelled[block_id]:
             heading = _first_heading_text(page, block_id)
             return f'a section opened by a furniture heading "{heading}"'
         block_id = page.block_parents[block_id]
@@ -347,7 +346,8 @@ def _blocks(
     for root in roots:
         in_roots[root : page.block_ends[root] + 1] = [True] * (page.block_ends[root] + 1 - root)
     teaser = teaser_blocks(page) if choice is not None else []
-    furniture = page.block_furniture
+    furniture = choice.furniture.blocks if choice is not None else []
+    labelled = choice.furniture.labelled if choice is not None else []
     main = next(iter(page.main_regions)) if len(page.main_regions) == 1 else None
     values = choice.values if choice is not None else ()
     count = len(page.segment_owners)
@@ -361,6 +361,7 @@ def _blocks(
         if index not in kept:
             reason, detail = _drop_reason(
                 page, index, owner, density, value,
+                labelled=labelled,
                 in_roots=bool(roots) and in_roots[owner],
                 caption=index in captions or page.block_captions[owner],
                 trimmed=index in untrimmed,
@@ -395,6 +396,7 @@ def _drop_reason(
     density: float,
     value: float,
     *,
+    labelled: list[bool],
     in_roots: bool,
     caption: bool,
     trimmed: bool,
@@ -420,9 +422,9 @@ def _drop_reason(
         if (
             page.block_signals[owner] < 0
             or any(page.block_signals[b] < 0 for b in _ancestors(page, owner, container))
-            or (page.labelled_furniture and page.labelled_furniture[owner])
+            or labelled[owner]
         ):
-            return "furniture", _furniture_origin(page, owner, container, -1)
+            return "furniture", _furniture_origin(page, labelled, owner, container, -1)
         if density > MAX_LINK_DENSITY:
             return (
                 "link-density",
@@ -430,7 +432,7 @@ def _drop_reason(
             )
         return "furniture", "a box marked as furniture inside the container"
     if furniture:
-        return "furniture", _furniture_origin(page, owner, 0, STRONG_FURNITURE)
+        return "furniture", _furniture_origin(page, labelled, owner, 0, STRONG_FURNITURE)
     if teaser:
         return "teaser", "part of a stream of linked headlines with summaries (a listing)"
     if outside_main:
@@ -479,12 +481,12 @@ def _runner_up_block(page: PageSegments, choice: ContainerChoice) -> int | None:
         ancestors.add(block_id)
         block_id = page.block_parents[block_id]
     end = page.block_ends[choice.block]
-    furniture = page.block_furniture
+    furniture = choice.furniture.blocks
     best, best_score = None, 0.0
     for block_id, score in enumerate(choice.subtree_scores):
         if block_id in ancestors or choice.block <= block_id <= end:
             continue
-        if furniture and furniture[block_id]:
+        if furniture[block_id]:
             continue
         weighed = score * 1.5 if block_id in page.declared_bodies else score
         if weighed > best_score:

@@ -45,8 +45,6 @@ class Segment:
     punctuation: int
     dense_chars: int  # CJK/kana/hangul characters, each worth about a word
     tag: str
-    #: True when an ancestor block (or the owner) is page furniture.
-    in_boilerplate: bool = False
 
     @property
     def text(self) -> str:
@@ -81,11 +79,6 @@ class PageSegments:
     declared_bodies: set[int] = field(default_factory=set)
     #: <main> or role="main": the page says its main content is in here.
     main_regions: set[int] = field(default_factory=set)
-    #: This block or one of its ancestors is page furniture (set by scoring).
-    block_furniture: list[bool] = field(default_factory=list)
-    #: Opened by a furniture heading ("You may also like"): furniture even inside the article
-    #: (set by scoring).
-    labelled_furniture: list[bool] = field(default_factory=list)
     #: Id of the block element that owns each segment.
     segment_owners: list[int] = field(default_factory=list)
     #: Each segment's text, normalised, one string per line (several after <br> or in <pre>).
@@ -97,8 +90,8 @@ class PageSegments:
     segment_dense_chars: list[int] = field(default_factory=list)
     #: The owner's tag.
     segment_tags: list[str] = field(default_factory=list)
-    #: The owner or an ancestor block is page furniture (set by scoring).
-    segment_boilerplate: list[bool] = field(default_factory=list)
+    #: Segments whose text ends in a colon: sentences that may introduce a list.
+    colon_segments: list[int] = field(default_factory=list)
     #: Non-link characters in each block's subtree.
     prose: list[int] = field(default_factory=list)
     #: Links inside h2-h4 headings: teaser headlines, the mark of a listing page.
@@ -106,7 +99,6 @@ class PageSegments:
 
     def segment(self, index: int) -> Segment:
         """One segment's fields as an object."""
-        boilerplate = self.segment_boilerplate
         return Segment(
             self.segment_owners[index],
             self.segment_lines[index],
@@ -115,7 +107,6 @@ class PageSegments:
             self.segment_punctuation[index],
             self.segment_dense_chars[index],
             self.segment_tags[index],
-            boilerplate[index] if boilerplate else False,
         )
 
     @property

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from lxml import etree
@@ -134,12 +135,19 @@ SHORT_LINE = 40
 _CELL_TAGS = frozenset({"td", "th", "li", "dd", "dt"})
 
 
-def body_shape(page: PageSegments, segment_ids: tuple[int, ...], container: int) -> BodyShape:
+def body_shape(
+    page: PageSegments,
+    segment_ids: tuple[int, ...],
+    container: int,
+    furniture_segments: Sequence[bool] | None = None,
+) -> BodyShape:
+    """The body's shape; ``furniture_segments`` (scoring's per-segment furniture marks, when
+    the default strategy chose the body) measures the boxes inside it."""
     all_chars = page.segment_chars
     all_link_chars = page.segment_link_chars
     dense_chars = page.segment_dense_chars
     segment_lines = page.segment_lines
-    boilerplate = page.segment_boilerplate
+    boilerplate = furniture_segments
     tags = page.segment_tags
     chars = 0
     paragraphs = 0

@@ -68,11 +68,26 @@ def segment_value(
 
 
 @dataclass(frozen=True, slots=True)
+class FurnitureMarks:
+    """Which blocks scoring judged to be page furniture (`mark_furniture`)."""
+
+    #: Per block: it or one of its ancestors is page furniture.
+    blocks: list[bool]
+    #: Per block: inside a section opened by a furniture heading ("You may also like"):
+    #: furniture even inside the article.
+    labelled: list[bool]
+    #: Per segment: its owner block is furniture.
+    segments: list[bool]
+
+
+@dataclass(frozen=True, slots=True)
 class ContainerChoice:
     block: int  # id of the chosen container block
     score: float
     values: tuple[float, ...]  # value per segment
     subtree_scores: tuple[float, ...]  # score per block
+    #: What scoring judged to be furniture: assembly leaves it out of the body.
+    furniture: FurnitureMarks
     #: Best score of a block outside the chosen subtree and its ancestors: a close runner-up
     #: means the page has two article-like regions and the choice is uncertain.
     runner_up: float = 0.0
@@ -137,7 +152,9 @@ def _subtree_scores(page: PageSegments, values: tuple[float, ...]) -> list[float
     return scores
 
 
-def _mark_labelled_sections(page: PageSegments) -> None:
+def _mark_labelled_sections(
+    page: PageSegments, furniture: list[bool], labelled: list[bool]
+) -> None:
     """A section that opens with a heading marked as furniture ("related-posts-title" over a
     run of recommended posts) is that furniture, whatever its own class says, and however much
     prose it holds. A block holding most of the page's structure is a layout wrapper whose first
@@ -159,24 +176,74 @@ def _mark_labelled_sections(page: PageSegments) -> None:
             continue
         if end - section + 1 >= WRAPPER_BLOCK_SHARE * len(parents):
             continue
-        page.block_furniture[section : end + 1] = [True] * (end + 1 - section)
-        page.labelled_furniture[section : end + 1] = [True] * (end + 1 - section)
+        furniture[section : end + 1] = [True] * (end + 1 - section)
+        labelled[section : end + 1] = [True] * (end + 1 - section)
 
 
-def _mark_furniture(page: PageSegments) -> None:
+def mark_furniture(page: PageSegments) -> FurnitureMarks:
     """Flag furniture subtrees: strong furniture words or tags, unless the block is a layout
     wrapper around the article (see `PageSegments.is_wrapper`)."""
     parents = page.block_parents
     signals = page.block_signals
-    furniture = page.block_furniture = [False] * len(parents)
-    page.labelled_furniture = [False] * len(parents)
+    furniture = [False] * len(parents)
+    labelled = [False] * len(parents)
     # Parents come before children: one forward pass settles inheritance.
     for block_id, parent in enumerate(parents):
         furniture[block_id] = (parent >= 0 and furniture[parent]) or (
             signals[block_id] <= STRONG_FURNITURE and not page.is_wrapper(block_id, 0)
         )
-    _mark_labelled_sections(page)
-    page.segment_boilerplate = [furniture[owner] for owner in page.segment_owners]
+    _mark_labelled_sections(page, furniture, labelled)
+    return FurnitureMarks(furniture, labelled, [furniture[owner] for owner in page.segment_owners])
+
+
+#: A sentence that introduces a list: at least this many characters, ending in a colon.
+INTRO_MIN_CHARS = 20
+#: What each item of an introduced list is worth: nothing to speak of, but not a cost, and
+#: enough for assembly to keep a link-only item.
+INTRODUCED_ITEM_VALUE = 1.0
+_LIST_TAGS = frozenset({"ul", "ol", "dl"})
+#: How far above its first item an introduced list may start (li > p, div > ul > li > p).
+_MAX_LIST_DEPTH = 4
+
+
+def _forgive_introduced_lists(page: PageSegments, values: list[float]) -> None:
+    """A list that a sentence of the text introduces ("Many patches were sent for review:")
+    belongs to the text, however many links its items are: a changelog, a reading list, a
+    documentation page's index. Its items no longer count as navigation against the
+    container that holds them. Menus and link footers are not introduced by a sentence."""
+    intros = page.colon_segments  # recorded by the walk
+    if not intros:
+        return
+    lines = page.segment_lines
+    owners = page.segment_owners
+    parents = page.block_parents
+    ends = page.block_ends
+    tags = page.block_tags
+    count = len(owners)
+    done = -1  # the last segment of the last forgiven list
+    for index in intros:
+        if (
+            index <= done
+            or index + 1 >= count
+            or values[index] <= 0
+            or page.segment_chars[index] < INTRO_MIN_CHARS
+            or lines[index][-1].count(" ") < 2
+        ):
+            continue
+        intro_end = ends[owners[index]]
+        block = owners[index + 1]
+        for _ in range(_MAX_LIST_DEPTH):
+            if tags[block] in _LIST_TAGS or parents[block] <= intro_end:
+                break
+            block = parents[block]
+        if tags[block] not in _LIST_TAGS or block <= intro_end:
+            continue
+        list_end = ends[block]
+        item = index + 1
+        while item < count and owners[item] <= list_end:
+            values[item] = max(values[item], INTRODUCED_ITEM_VALUE)
+            item += 1
+        done = item - 1
 
 
 def _weigh_main_region(page: PageSegments, adjusted: list[float]) -> list[float]:
@@ -195,7 +262,7 @@ def choose_container(page: PageSegments) -> ContainerChoice | None:
     parents = page.block_parents
     if not parents or not page.segment_owners:
         return None
-    _mark_furniture(page)
+    marks = mark_furniture(page)
     teaser = teaser_blocks(page)
     value_list = list(
         map(
@@ -207,7 +274,8 @@ def choose_container(page: PageSegments) -> ContainerChoice | None:
             page.segment_tags,
         )
     )
-    boilerplate = page.segment_boilerplate
+    _forgive_introduced_lists(page, value_list)
+    boilerplate = marks.segments
     if True in boilerplate:
         for index, value in enumerate(value_list):
             if value > 0 and boilerplate[index]:
@@ -220,7 +288,7 @@ def choose_container(page: PageSegments) -> ContainerChoice | None:
     values = tuple(value_list)
     scores = _subtree_scores(page, values)
     adjusted = list(scores)
-    for block_id, furniture in enumerate(page.block_furniture):
+    for block_id, furniture in enumerate(marks.blocks):
         if furniture:
             # A sidebar full of teasers can outscore a short article; it is never the article.
             adjusted[block_id] = min(scores[block_id], 0.0) - 1.0
@@ -236,4 +304,4 @@ def choose_container(page: PageSegments) -> ContainerChoice | None:
         block_id = parents[block_id]
     after = adjusted[page.block_ends[best] + 1 :]
     runner_up = max(max(before, default=0.0), max(after, default=0.0))
-    return ContainerChoice(best, scores[best], values, tuple(scores), max(runner_up, 0.0))
+    return ContainerChoice(best, scores[best], values, tuple(scores), marks, max(runner_up, 0.0))

@@ -11,13 +11,19 @@ scoring is then a single reverse sweep, never a recursion.
 
 from __future__ import annotations
 
+import re
+
 from lxml import etree
 
+from newsspider.extraction.caching import cacheable
 from newsspider.extraction.class_words import (
     OVERLAY,
+    OVERLAY_TOKENS,
     STRONG_FURNITURE,
+    WEAK_NEGATIVE_TOKENS,
     _attribute_cache,
     _class_meaning,
+    signal_without,
 )
 from newsspider.extraction.page_model import (
     BLOCK_TAGS,
@@ -25,6 +31,7 @@ from newsspider.extraction.page_model import (
     PageSegments,
 )
 from newsspider.extraction.textstats import count_dense_script, count_punctuation
+from newsspider.extraction.visibility import hidden_class, hidden_style
 
 __all__ = ["segment_page"]
 
@@ -50,15 +57,9 @@ def _tag_kind(tag: str) -> int:
     if kind is None:
         # Custom elements (<article-body>, <amp-story>) are containers more often than inline.
         kind = _BLOCK if "-" in tag else _INLINE
-        if len(_tag_kinds) < 10_000:
+        if len(_tag_kinds) < 10_000 and cacheable(tag):
             _tag_kinds[tag] = kind
     return kind
-
-
-def _hidden_style(style: str) -> bool:
-    """An inline style that hides the element from readers."""
-    style = style.replace(" ", "").lower()
-    return "display:none" in style or "visibility:hidden" in style
 
 
 _TAG_SIGNAL = dict.fromkeys(_BOILERPLATE_TAGS, STRONG_FURNITURE)
@@ -66,10 +67,17 @@ _CLASS_OR_ID = frozenset({"class", "id"})
 
 
 def _attributed_block(
-    page: PageSegments, captioned: list[int], block_id: int, tag: str, items: list[tuple[str, str]]
+    page: PageSegments,
+    captioned: list[int],
+    block_id: int,
+    tag: str,
+    items: list[tuple[str, str]],
+    *,
+    named: list[tuple[int, frozenset[str]]],
 ) -> int:
     """A block's furniture signal from its tag and attributes; its caption, declared-body and
-    main-region marks go to `captioned` and the page."""
+    main-region marks go to `captioned` and the page, and the block with the furniture words of
+    its class and id to `named` (when nothing but those words makes it furniture)."""
     name, value = items[0]
     attrs: dict[str, str] | None = None
     if len(items) == 1 and name in _CLASS_OR_ID:
@@ -82,12 +90,14 @@ def _attributed_block(
         ident = attrs.get("id")
     if tag in _PAGE_TAGS or (classes is None and ident is None):
         # <html>/<body> classes describe page state ("has-sidebar", feature flags).
-        signal, caption = 0, False
+        signal, caption, hidden, words = 0, False, False, frozenset[str]()
     else:
         # `class_meaning` with its cache lookup inline: most blocks hit the cache.
         meaning = _attribute_cache.get((classes, ident))
-        signal, caption = _class_meaning(classes, ident) if meaning is None else meaning
-    hidden = tag in _BOILERPLATE_TAGS
+        signal, caption, hidden, words = (
+            _class_meaning(classes, ident) if meaning is None else meaning
+        )
+    hidden = hidden or tag in _BOILERPLATE_TAGS
     overlay = declared_body = False
     role = None
     # Most blocks carry only a class and/or an id: then none of the rarer attributes is there.
@@ -95,12 +105,14 @@ def _attributed_block(
         style = attrs.get("style")
         # Hidden blocks are furniture unless they wrap the page's prose: some sites (WeChat)
         # hide the whole article until a script reveals it.
-        hidden = hidden or (style is not None and _hidden_style(style)) or "hidden" in attrs
+        hidden = hidden or (style is not None and hidden_style(style)) or "hidden" in attrs
         role = attrs.get("role")
         overlay = attrs.get("aria-modal") == "true" or role in _DIALOG_ROLES
         declared_body = attrs.get("itemprop") == "articleBody"
     if hidden:
         signal = min(signal, STRONG_FURNITURE)
+    elif words and not overlay:
+        named.append((block_id, words))
     if overlay:
         signal = OVERLAY
     # The block's own caption mark; inheritance is settled once sizes are known.
@@ -127,6 +139,7 @@ def segment_page(root: etree._Element) -> PageSegments:
     signals = page.block_signals
     ends = page.block_ends
     captioned: list[int] = []  # blocks with their own caption mark
+    named: list[tuple[int, frozenset[str]]] = []  # blocks that are furniture by name alone
     segment_owners = page.segment_owners
     segment_lines = page.segment_lines
     segment_chars = page.segment_chars
@@ -165,6 +178,8 @@ def segment_page(root: etree._Element) -> PageSegments:
             return
         text = lines[0] if len(lines) == 1 else " ".join(lines)
         chars = len(text)
+        if text.endswith(":"):
+            page.colon_segments.append(len(segment_owners))
         segment_owners.append(owner)
         segment_lines.append(lines)
         segment_chars.append(chars)
@@ -229,7 +244,9 @@ def segment_page(root: etree._Element) -> PageSegments:
             block_id = len(tags)
             parents.append(stack[-1] if stack else -1)
             if items:
-                signals.append(_attributed_block(page, captioned, block_id, tag, items))
+                signals.append(
+                    _attributed_block(page, captioned, block_id, tag, items, named=named)
+                )
             else:
                 signals.append(_TAG_SIGNAL.get(tag, 0))
                 if tag in _CAPTION_TAGS:
@@ -250,7 +267,10 @@ def segment_page(root: etree._Element) -> PageSegments:
             pieces.append(_BREAK)
         else:
             style = element.get("style")
-            if style is not None and _hidden_style(style):
+            classes = element.get("class")
+            if (style is not None and hidden_style(style)) or (
+                classes is not None and _hidden_inline_class(classes)
+            ):
                 open_kinds.append(_HIDDEN)
                 hidden = True
                 continue
@@ -272,7 +292,129 @@ def segment_page(root: etree._Element) -> PageSegments:
         if end < 0:
             ends[block_id] = last
     _mark_captions(page, captioned)
+    if named:
+        _settle_layout_words(page, named)
+        _ignore_heading_anchors(page, named)
     return page
+
+
+_inline_hidden_cache: dict[str, bool] = {}
+
+
+def _hidden_inline_class(classes: str) -> bool:
+    """`hidden_class`, cached: inline elements' class values repeat across a page."""
+    hidden = _inline_hidden_cache.get(classes)
+    if hidden is None:
+        hidden = hidden_class(classes)
+        if cacheable(classes):  # bounded in bytes too: values come from arbitrary pages
+            if len(_inline_hidden_cache) > 10_000:
+                _inline_hidden_cache.clear()
+            _inline_hidden_cache[classes] = hidden
+    return hidden
+
+
+#: Only words that also name wrappers can be layout: never "comment" or "related", whose blocks
+#: can hold most of a page's prose when the comments run long.
+LAYOUT_CANDIDATES = WEAK_NEGATIVE_TOKENS | OVERLAY_TOKENS
+#: A furniture word is this page's layout vocabulary when it names at least this many blocks
+#: (a repeated template: page builders put "widget" on every block) ...
+LAYOUT_WORD_MIN_BLOCKS = 3
+#: ... and the outermost of them hold at least this share of the page's prose.
+LAYOUT_WORD_PROSE_SHARE = 0.5
+
+
+def _settle_layout_words(page: PageSegments, named: list[tuple[int, frozenset[str]]]) -> None:
+    """Page builders and component libraries name every block with a furniture word
+    ("elementor-widget-container", "WidgetArea", AEM's "cmp-text"): when the blocks a word
+    names hold most of the page's prose, the word describes this page's layout, not its
+    furniture, and those blocks are judged without it. Only class and id words: a hidden
+    block or an <aside> stays furniture."""
+    blocks: dict[str, list[int]] = {}
+    for block_id, words in named:
+        for word in words & LAYOUT_CANDIDATES:
+            blocks.setdefault(word, []).append(block_id)
+    threshold = LAYOUT_WORD_PROSE_SHARE * page.prose[0] if page.prose else 0
+    ends = page.block_ends
+    prose = page.prose
+    layout: set[str] = set()
+    for word, ids in blocks.items():
+        if len(ids) < LAYOUT_WORD_MIN_BLOCKS:
+            continue
+        covered = 0
+        outer_end = -1
+        for block_id in ids:  # document order: a block inside the last counted one is skipped
+            if block_id > outer_end:
+                covered += prose[block_id]
+                outer_end = ends[block_id]
+        if covered >= threshold > 0:
+            layout.add(word)
+    if not layout:
+        return
+    ignored = frozenset(layout)
+    for block_id, words in named:
+        if not words.isdisjoint(ignored):
+            element = page.block_elements[block_id]
+            signal = signal_without(element.get("class"), element.get("id"), ignored)
+            page.block_signals[block_id] = signal
+
+
+def _squashed(text: str) -> str:
+    return "".join(char for char in text.lower() if char.isalnum())
+
+
+#: An id and its block's first line that start with this many of the same letters and digits:
+#: the id was generated from the text.
+_ANCHOR_PREFIX = 8
+#: A generated anchor names a heading of at least this many words and characters: shorter ids
+#: ("related-posts", "you-may-also-like") are names a developer gave to page furniture.
+_ANCHOR_MIN_WORDS = 4
+_ANCHOR_MIN_CHARS = 24
+#: How many blocks into a subtree its first line is looked for.
+_FIRST_LINE_REACH = 64
+_ID_PARTS = re.compile(r"[-_:.]+")
+
+
+def _long_id(ident: str | None) -> bool:
+    """An id with enough separators to be a generated slug (a cheap first test)."""
+    return ident is not None and ident.count("-") + ident.count("_") >= _ANCHOR_MIN_WORDS - 1
+
+
+def _ignore_heading_anchors(page: PageSegments, named: list[tuple[int, frozenset[str]]]) -> None:
+    """An id made from a heading's own text ("social-media-marketing" on "Social Media
+    Marketing", "h-how-to-share" on a section opened by "How to share") is an anchor for
+    links to that part of the text, not a name for page furniture."""
+    candidates = [
+        block_id
+        for block_id, _ in named
+        if page.block_signals[block_id] < 0 and _long_id(page.block_elements[block_id].get("id"))
+    ]
+    if not candidates:
+        return
+    first = [-1] * len(page.block_tags)
+    for index, owner in enumerate(page.segment_owners):
+        if first[owner] < 0:
+            first[owner] = index
+    ends = page.block_ends
+    for block_id in candidates:
+        lines = [
+            first[inner]
+            for inner in range(block_id, min(ends[block_id], block_id + _FIRST_LINE_REACH) + 1)
+            if first[inner] >= 0
+        ]
+        if not lines:
+            continue
+        element = page.block_elements[block_id]
+        ident = element.get("id") or ""
+        # Generators prefix the slug with a short marker ("h-", "toc-1-"): skip short parts.
+        parts = _ID_PARTS.split(ident.lower())
+        while parts and len(parts[0]) <= 2:
+            parts.pop(0)
+        if len(parts) < _ANCHOR_MIN_WORDS:
+            continue
+        slug = "".join(char for char in "".join(parts) if char.isalnum())
+        text = _squashed(" ".join(page.segment_lines[min(lines)]))
+        if len(text) >= _ANCHOR_MIN_CHARS and slug[:_ANCHOR_PREFIX] == text[:_ANCHOR_PREFIX]:
+            page.block_signals[block_id] = signal_without(element.get("class"), None, frozenset())
 
 
 #: A caption is a line or two under a picture. A "caption" or "credit" word on a block with

@@ -5,6 +5,8 @@ Everything here raises `SpiderArgumentError` with a message meant for the person
 
 from __future__ import annotations
 
+import logging
+import re
 from datetime import date
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -12,6 +14,38 @@ from urllib.parse import urlsplit
 
 class SpiderArgumentError(ValueError):
     """A spider argument is missing or malformed; the message says which and how to fix it."""
+
+    #: Set once the one-line error was logged: the traceback then adds nothing for the user.
+    reported: bool = False
+
+
+class _ReportedArgumentErrors(logging.Filter):
+    """Drops the traceback of an already reported `SpiderArgumentError`.
+
+    A spider that cannot be created fails Scrapy's crawl task: ``scrapy crawl`` then exits with
+    status 1 (what schedulers need), and asyncio ("Task exception was never retrieved") or
+    Twisted ("Unhandled error in Deferred") log the exception with its traceback. For a bad
+    ``-a`` value that traceback is noise after the one line that says what to fix.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno < logging.ERROR:
+            return True
+        if record.exc_info and isinstance(record.exc_info[1], SpiderArgumentError):
+            return not record.exc_info[1].reported
+        # Twisted's records carry the traceback as text.
+        return f"{SpiderArgumentError.__name__}: " not in record.getMessage()
+
+
+_FILTER = _ReportedArgumentErrors()
+
+
+def hide_reported_tracebacks() -> None:
+    """Install the filter on the loggers that report a failed crawl start (idempotent)."""
+    for name in ("asyncio", "twisted"):
+        logger = logging.getLogger(name)
+        if _FILTER not in logger.filters:
+            logger.addFilter(_FILTER)
 
 
 def parse_urls(url: str | None, urls_file: str | None) -> list[str]:
@@ -89,3 +123,15 @@ def parse_limit(name: str, value: str | int | None, default: int) -> int:
     if number < 0:
         raise SpiderArgumentError(f"{name} must not be negative, got {number}")
     return number
+
+
+def parse_pattern(name: str, value: str | None) -> re.Pattern[str] | None:
+    """A URL regular expression such as ``article_allow=/story/\\d+``; None when not given."""
+    if value is None or not value.strip():
+        return None
+    try:
+        return re.compile(value.strip())
+    except re.error as exc:
+        raise SpiderArgumentError(
+            f"{name} is not a valid regular expression: {value!r} ({exc})"
+        ) from None

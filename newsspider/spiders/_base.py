@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+import inspect
+import logging
+from collections.abc import AsyncIterator, Iterable, Iterator
 from datetime import date
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 import scrapy
-from scrapy.exceptions import CloseSpider
 from scrapy.http import Request, Response
 from scrapy.settings import SETTINGS_PRIORITIES
 from scrapy.utils.misc import load_object
@@ -15,14 +16,19 @@ from twisted.python.failure import Failure
 
 from newsspider.items import PageItem
 from newsspider.middlewares import PageDropped
-from newsspider.settings_defaults import META_JUDGE
-from newsspider.spiders._args import SpiderArgumentError, parse_limit, parse_since, parse_urls
+from newsspider.settings_defaults import META_JUDGE, REDIS_URL
+from newsspider.spiders._args import (
+    SpiderArgumentError,
+    check_url,
+    hide_reported_tracebacks,
+    parse_limit,
+    parse_since,
+    parse_urls,
+)
 from newsspider.spiders._dates import is_older
 from newsspider.spiders._errors import failure_reason
 from newsspider.spiders.filters import CrawlFilterPipeline
 
-#: Finish reason (and stats value) of a crawl refused because of bad ``-a`` arguments.
-BAD_ARGUMENTS = "bad_arguments"
 #: After `ArticlePipeline` (100) and the usual user pipelines (300): it sees `ArticleItem`s.
 FILTER_PIPELINE_PRIORITY = 800
 _STATS = "newsspider/spider/"
@@ -44,15 +50,49 @@ class NewsSpider(scrapy.Spider):
     max_articles  stop requesting articles after this many (0: no limit)
     max_pages   most non-article pages (feeds, sitemaps, listings) to fetch (0: no limit)
 
-    Bad arguments do not raise (a traceback helps nobody at the shell): the spider logs one
-    clear error line, closes with finish reason ``bad_arguments`` and yields nothing. The
-    message is also kept in `argument_error` for callers that run spiders from code.
+    Bad arguments stop the crawl before it starts: `from_crawler` logs one clear error line and
+    raises `SpiderArgumentError`, which Scrapy reports as a failed start (``scrapy crawl`` exits
+    with status 1); the traceback Scrapy would add is left out (`hide_reported_tracebacks`).
+    Built directly (``SiteSpider(url=...)``), the spider raises the same exception. Names it
+    does not know (``-a max_dept=2``) are logged as a warning that lists the known ones.
+
+    In a crawl shared through Redis (``NEWSSPIDER_REDIS_URL``) start URLs are optional: every
+    worker takes seeds from the crawl's Redis list (`newsspider.distributed.seeds`) as well.
     """
 
     #: Defaults of `max_pages`; subclasses tune them.
     default_max_pages: ClassVar[int] = 1000
     #: Extra limits a subclass understands: argument name -> default.
     extra_limits: ClassVar[dict[str, int]] = {}
+
+    @classmethod
+    def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> Self:
+        if crawler.settings.get(REDIS_URL):
+            kwargs.setdefault("_seeds_from_redis", True)
+        try:
+            spider = super().from_crawler(crawler, *args, **kwargs)
+        except SpiderArgumentError as exc:
+            logging.getLogger(cls.name).error("Bad argument for spider %r: %s", cls.name, exc)
+            exc.reported = True
+            hide_reported_tracebacks()
+            raise
+        return spider
+
+    @classmethod
+    def known_arguments(cls) -> list[str]:
+        """The ``-a`` names this spider understands: its and its bases' ``__init__`` keyword
+        parameters and `extra_limits`."""
+        names = set(cls.extra_limits)
+        for klass in cls.__mro__:
+            init = klass.__dict__.get("__init__")
+            if init is None or not issubclass(klass, NewsSpider):
+                continue
+            for parameter in inspect.signature(init).parameters.values():
+                if parameter.kind in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY):
+                    names.add(parameter.name)
+        names.discard("self")
+        names.difference_update([n for n in names if n.startswith("_")])
+        return sorted(names)
 
     @classmethod
     def update_settings(cls, settings: Any) -> None:
@@ -73,36 +113,74 @@ class NewsSpider(scrapy.Spider):
         since: str | None = None,
         max_articles: str | int | None = None,
         max_pages: str | int | None = None,
+        _seeds_from_redis: bool = False,
         **kwargs: Any,
     ) -> None:
         limits = {name: kwargs.pop(name, None) for name in self.extra_limits}
+        self._warn_unknown_arguments(kwargs)
         super().__init__(**kwargs)
-        self.argument_error: str | None = None
-        self.start_urls: list[str] = []
-        self.since: date | None = None
-        self.max_articles = 0
-        self.max_pages = self.default_max_pages
-        self.limits: dict[str, int] = dict(self.extra_limits)
-        try:
-            self.start_urls = parse_urls(url, urls_file)
-            self.since = parse_since(since)
-            self.max_articles = parse_limit("max_articles", max_articles, 0)
-            self.max_pages = parse_limit("max_pages", max_pages, self.default_max_pages)
-            for name, value in limits.items():
-                self.limits[name] = parse_limit(name, value, self.extra_limits[name])
-        except SpiderArgumentError as exc:
-            self.argument_error = str(exc)
+        no_start_urls = url is None and urls_file is None
+        # A shared crawl's workers may start with no URL of their own: seeds come from Redis.
+        self.start_urls: list[str] = (
+            [] if no_start_urls and _seeds_from_redis else parse_urls(url, urls_file)
+        )
+        self.since: date | None = parse_since(since)
+        self.max_articles = parse_limit("max_articles", max_articles, 0)
+        self.max_pages = parse_limit("max_pages", max_pages, self.default_max_pages)
+        self.limits: dict[str, int] = {
+            name: parse_limit(name, value, self.extra_limits[name])
+            for name, value in limits.items()
+        }
         # URLs already asked for (links repeat on every page, and limits count each URL once)
         # and the limits' counts. In `self.state` when the job has a JOBDIR: see `_progress`.
         self._progress_now: dict[str, Any] = {"requested": set(), "articles": 0, "pages": 0}
         self._logged_failures: set[str] = set()
 
+    def _warn_unknown_arguments(self, extra: dict[str, Any]) -> None:
+        # Scrapy sets every -a as a spider attribute, so a typo would pass silently. Names of
+        # existing attributes (name, allowed_domains...) and _private ones (Scrapyd's _job) are
+        # Scrapy's or the scheduler's business.
+        unknown = sorted(
+            name for name in extra if not name.startswith("_") and not hasattr(type(self), name)
+        )
+        if unknown:
+            logging.getLogger(self.name).warning(
+                "Unknown argument%s for spider %r: %s (ignored; known: %s)",
+                "s" if len(unknown) > 1 else "",
+                self.name,
+                ", ".join(unknown),
+                ", ".join(self.known_arguments()),
+            )
+
     async def start(self) -> AsyncIterator[Any]:
-        if self.argument_error is not None:
-            self.logger.error("Bad argument for spider %r: %s", self.name, self.argument_error)
-            raise CloseSpider(BAD_ARGUMENTS)
+        shared = self._shared_crawl()
         for request in self.start_requests_for(self.start_urls):
             yield request
+        if shared:
+            from newsspider.distributed.seeds import SeedList
+
+            seeds = SeedList.from_crawler(self.crawler)
+            while batch := seeds.pop():
+                for request in self.requests_for_seeds(batch):
+                    yield request
+
+    def _shared_crawl(self) -> bool:
+        crawler = getattr(self, "crawler", None)
+        return crawler is not None and bool(crawler.settings.get(REDIS_URL))
+
+    def requests_for_seeds(self, urls: Iterable[str]) -> Iterator[Request]:
+        """First requests for seeds taken from a shared crawl's Redis list; bad ones are logged
+        and counted (``newsspider/spider/bad_seed_count``)."""
+        good = []
+        for url in urls:
+            try:
+                good.append(check_url(url))
+            except SpiderArgumentError as exc:
+                self.logger.warning("Skipping seed %r: %s", url, exc)
+                self._count("bad_seed_count")
+            else:
+                self._count("seed_count")
+        yield from self.start_requests_for(good)
 
     def start_requests_for(self, urls: list[str]) -> Iterator[Request]:
         """The first requests; subclasses decide what a start URL is."""

@@ -21,6 +21,8 @@ from newsspider.spiders._dates import date_in_url
 from newsspider.spiders._xml import text_of
 
 ARTICLE_THRESHOLD = 3.0
+#: Anchor text at least this heavy (`_text_weight`) reads as a headline.
+HEADLINE_WEIGHT = 24
 
 
 class LinkKind(Enum):
@@ -119,6 +121,12 @@ def _text_weight(text: str) -> float:
     return cjk * 3 + (len(text) - cjk)
 
 
+def looks_like_headline(link: Link) -> bool:
+    """A link in the page's content with a headline's anchor text: whatever its URL says, it
+    may well lead to an article (sections are linked from menus, with a word or two)."""
+    return link.region is Region.CONTENT and _text_weight(link.text) >= HEADLINE_WEIGHT
+
+
 def path_segments(url: str) -> list[str]:
     return [segment for segment in urlsplit(url).path.split("/") if segment]
 
@@ -152,7 +160,7 @@ def score_article(url: str, text: str, region: Region) -> float:
     ):
         score -= 3.0
     weight = _text_weight(text)
-    if weight >= 24:
+    if weight >= HEADLINE_WEIGHT:
         score += 1.5
     elif weight < 10:
         score -= 1.0
@@ -183,6 +191,15 @@ def _skippable(url: str) -> bool:
 def same_site(url: str, hosts: Iterable[str]) -> bool:
     host = (urlsplit(url).hostname or "").lower().removeprefix("www.")
     return any(host == h or host.endswith("." + h) for h in hosts)
+
+
+def _outranks(link: Link, other: Link) -> bool:
+    """Which occurrence of a URL decides its kind: an anchor with text other than a page
+    number beats a pagination guess (an image link to ``story.php?id=9&page=1`` has no text,
+    which `is_pagination` reads as a pager); otherwise the higher score does."""
+    if (link.kind is LinkKind.PAGINATION) != (other.kind is LinkKind.PAGINATION):
+        return other.kind is LinkKind.PAGINATION and bool(link.text)
+    return link.score > other.score
 
 
 def classify_links(root: etree._Element, page_url: str, hosts: Iterable[str]) -> list[Link]:
@@ -220,6 +237,39 @@ def classify_links(root: etree._Element, page_url: str, hosts: Iterable[str]) ->
             kind = LinkKind.ARTICLE if score >= ARTICLE_THRESHOLD else LinkKind.LISTING
             link = Link(url, text, region, kind, score)
         previous = found.get(url)
-        if previous is None or link.score > previous.score:
+        if previous is None or _outranks(link, previous):
             found[url] = link
     return list(found.values())
+
+
+@dataclass(frozen=True, slots=True)
+class UrlRules:
+    """The user's URL patterns (regular expressions, searched anywhere in the URL) on top of
+    the classifier: ``article_allow`` given, only matching links are articles and every match
+    is one; ``article_deny`` matches are never articles; ``listing_allow`` given, only matching
+    links are followed as listings (pagination included); ``listing_deny`` matches never are."""
+
+    article_allow: re.Pattern[str] | None = None
+    article_deny: re.Pattern[str] | None = None
+    listing_allow: re.Pattern[str] | None = None
+    listing_deny: re.Pattern[str] | None = None
+
+    def may_be_article(self, url: str) -> bool:
+        if self.article_deny is not None and self.article_deny.search(url):
+            return False
+        return self.article_allow is None or bool(self.article_allow.search(url))
+
+    def may_be_listing(self, url: str) -> bool:
+        if self.listing_deny is not None and self.listing_deny.search(url):
+            return False
+        return self.listing_allow is None or bool(self.listing_allow.search(url))
+
+    def kind_of(self, link: Link) -> LinkKind | None:
+        """The link's kind under these rules; None: not to be followed at all."""
+        if self.article_allow is not None and self.may_be_article(link.url):
+            return LinkKind.ARTICLE
+        if link.kind is LinkKind.ARTICLE and self.may_be_article(link.url):
+            return LinkKind.ARTICLE
+        if self.may_be_listing(link.url):
+            return LinkKind.PAGINATION if link.kind is LinkKind.PAGINATION else LinkKind.LISTING
+        return None

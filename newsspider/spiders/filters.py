@@ -13,9 +13,10 @@ from __future__ import annotations
 import hashlib
 import logging
 from typing import Any, Self
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import urlsplit, urlunsplit
 
 from scrapy.exceptions import DropItem
+from w3lib.url import canonicalize_url, url_query_cleaner
 
 from newsspider.items import ArticleItem
 from newsspider.spiders._dates import is_older
@@ -28,22 +29,24 @@ logger = logging.getLogger(__name__)
 MIN_BODY_FOR_DEDUPE = 200
 #: Key of the seen articles (identity key -> first URL) in ``spider.state``.
 STATE_KEY = "newsspider/filter/seen"
-_TRACKING = ("utm_", "fbclid", "gclid", "yclid", "mc_", "ref", "from", "spm")
+#: Query parameters that only say where a click came from (campaign tags, click ids, referrers).
+TRACKING_PARAMETERS = (
+    "utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content", "utm_id",
+    "utm_name", "utm_source_platform", "utm_creative_format", "utm_marketing_tactic",
+    "fbclid", "gclid", "dclid", "msclkid", "yclid", "mc_cid", "mc_eid", "ref", "from", "spm",
+)  # fmt: skip
 
 
 def url_key(url: str) -> str:
-    """A URL without fragment, tracking parameters, ``www.`` and trailing-slash differences."""
-    parts = urlsplit(url.strip())
-    query = [
-        (k, v)
-        for k, v in parse_qsl(parts.query, keep_blank_values=True)
-        if not any(k == t or (t.endswith("_") and k.startswith(t)) for t in _TRACKING)
-    ]
+    """A URL without fragment, tracking parameters, ``www.`` and trailing-slash differences
+    (w3lib drops the parameters and sorts and re-encodes the rest)."""
+    cleaned = url_query_cleaner(url.strip(), TRACKING_PARAMETERS, remove=True, unique=False)
+    parts = urlsplit(canonicalize_url(cleaned))
     host = (parts.hostname or "").lower().removeprefix("www.")
     if parts.port:
         host = f"{host}:{parts.port}"
     path = parts.path.rstrip("/") or "/"
-    return urlunsplit((parts.scheme.lower(), host, path, urlencode(sorted(query)), ""))
+    return urlunsplit((parts.scheme.lower(), host, path, parts.query, ""))
 
 
 def _body_key(body: str) -> str | None:

@@ -7,9 +7,17 @@ page): article links are fetched and judged by the content filter, listing links
 tags, authors) are followed to find more, pagination is followed along a listing. Only the start
 URLs' sites are crawled (``www.`` and subdomains included).
 
+A page fetched as a listing that reads as an article (the content filter's own test: a long main
+text run, not link-dominated) is reported as one: a headline link with a short anchor or an
+undashed URL is not lost. Links on article pages are followed only as articles, never as
+listings: an article's body and navigation links lead to tags, authors and missing pages.
+
 Extra arguments:
     max_depth       link hops from a start page (default 3); pagination does not add hops
     max_pagination  pages followed along one listing's pagination (default 5)
+    article_allow, article_deny, listing_allow, listing_deny
+                    regular expressions searched in link URLs (`UrlRules`), e.g.
+                    ``-a article_allow=/story/[0-9]+`` ``-a listing_deny=/(tag|author)/``
     max_pages defaults to 300 here (listing pages fetched in all).
 """
 
@@ -21,9 +29,21 @@ from urllib.parse import urlsplit
 
 from scrapy.http import Request, Response, TextResponse
 
+from newsspider.extraction.content_score import score_page
+from newsspider.items import PageItem
+from newsspider.settings_defaults import META_SITE
+from newsspider.spiders._args import parse_pattern
 from newsspider.spiders._base import NewsSpider
 from newsspider.spiders._dates import date_in_url, is_older
-from newsspider.spiders._links import LinkKind, classify_links
+from newsspider.spiders._links import LinkKind, UrlRules, classify_links, looks_like_headline
+
+#: Requests for links found on article pages allowed before any of them proved an article ...
+RELATED_PROBE = 10
+#: ... and how many more each one that did buys. Above a 1-in-2 success rate the budget never
+#: runs out; on a site whose article pages link mostly to missing or non-article pages
+#: (embeds, stale links, another site's relative links) it stops after the probe.
+RELATED_PER_SUCCESS = 2
+_FROM_ARTICLE = "newsspider_site_from_article"
 
 
 class SiteSpider(NewsSpider):
@@ -31,57 +51,160 @@ class SiteSpider(NewsSpider):
     default_max_pages: ClassVar[int] = 300
     extra_limits: ClassVar[dict[str, int]] = {"max_depth": 3, "max_pagination": 5}
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        article_allow: str | None = None,
+        article_deny: str | None = None,
+        listing_allow: str | None = None,
+        listing_deny: str | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
-        self.hosts = sorted(
-            {(urlsplit(u).hostname or "").lower().removeprefix("www.") for u in self.start_urls}
+        self.rules = UrlRules(
+            parse_pattern("article_allow", article_allow),
+            parse_pattern("article_deny", article_deny),
+            parse_pattern("listing_allow", listing_allow),
+            parse_pattern("listing_deny", listing_deny),
         )
+        self.hosts = sorted({_site(u) for u in self.start_urls})
         # OffsiteMiddleware keeps redirects and stray requests on these sites.
         self.allowed_domains = list(self.hosts)
+        #: Requests for links found on article pages: issued, and how many were articles.
+        self.related = {"issued": 0, "articles": 0}
+
+    def add_site(self, host: str) -> None:
+        """Crawl this site too (a seed from a shared crawl's Redis list, or a request that
+        descends from one that another worker took)."""
+        if host and host not in self.hosts:
+            self.hosts = sorted({*self.hosts, host})
+            self.allowed_domains.append(host)
 
     def start_requests_for(self, urls: list[str]) -> Iterator[Request]:
         for url in urls:
-            request = self.page_request(url, self.parse_listing, cb_kwargs={"depth": 0, "page": 1})
+            site = _site(url)
+            self.add_site(site)
+            request = self.page_request(
+                url,
+                self.parse_listing,
+                cb_kwargs={"depth": 0, "page": 1, "start": True},
+                meta={META_SITE: site},
+            )
             if request is not None:
                 yield request
 
-    def parse_listing(self, response: Response, depth: int, page: int) -> Iterator[Any]:
-        """A home, section, tag or author page: queue its articles and further listings."""
+    def parse_listing(
+        self,
+        response: Response,
+        depth: int,
+        page: int,
+        start: bool = False,
+        uncertain: bool = False,
+    ) -> Iterator[Any]:
+        """A home, section, tag or author page: queue its articles and further listings.
+
+        ``uncertain``: reached through a headline-like link. Read as a listing all the same,
+        such a page is most often an article the content test takes for a listing (long link
+        lists around a short text): its links are followed as an article's are.
+        """
         if not isinstance(response, TextResponse):
+            return
+        if uncertain and page == 1 and not self._reads_as_article(response):
+            self._count("uncertain_listing_count")
+            yield from self._follow(response, depth, 1, listings=False)
+            return
+        if not start and page == 1 and self._reads_as_article(response):
+            # A headline link the classifier took for a section: report the article here.
+            self._count("listing_was_article_count")
+            progress = self._progress()
+            if self.max_articles and progress["articles"] >= self.max_articles:
+                self._count("article_limit_skipped_count")
+                return
+            progress["articles"] += 1
+            yield PageItem.from_response(response)
+            yield from self._follow(response, depth, 1, listings=False)
             return
         self._count("listing_count")
         yield from self._follow(response, depth, page)
 
+    def _reads_as_article(self, response: TextResponse) -> bool:
+        if not self.rules.may_be_article(response.url):
+            return False
+        raw_type = response.headers.get(b"Content-Type")
+        verdict = score_page(
+            response.body, raw_type.decode("latin-1") if raw_type else None, response.encoding
+        )
+        return verdict.keep
+
     def parse_article(self, response: Response, hints: dict[str, Any]) -> Iterator[Any]:
+        if response.meta.get(_FROM_ARTICLE):
+            self.related["articles"] += 1
         yield from super().parse_article(response, hints)
         # Related and "most read" links on articles find stories no listing shows any more.
         depth = int(response.meta.get("site_depth", 0))
         if isinstance(response, TextResponse):
             yield from self._follow(response, depth, 1, listings=False)
 
+    def _related_allowed(self) -> bool:
+        budget = RELATED_PROBE + RELATED_PER_SUCCESS * self.related["articles"]
+        return self.related["issued"] < budget
+
     def _follow(
         self, response: TextResponse, depth: int, page: int, *, listings: bool = True
     ) -> Iterator[Request]:
         if depth >= self.limits["max_depth"]:
             return
+        site = response.meta.get(META_SITE)
         for link in classify_links(response.selector.root, response.url, self.hosts):
             request: Request | None = None
-            if link.kind is LinkKind.ARTICLE:
+            kind = self.rules.kind_of(link)
+            if kind is None:
+                self._count("rule_skipped_count")
+                continue
+            if kind is LinkKind.ARTICLE:
                 day = date_in_url(link.url)
                 if day is not None and is_older(day.isoformat(), self.since):
                     self._count("older_than_since_skipped_count")
                     continue
-                request = self.article_request(link.url, published=None, site_depth=depth + 1)
+                if listings:
+                    request = self.article_request(
+                        link.url, published=None, site_depth=depth + 1, **{META_SITE: site}
+                    )
+                elif self._related_allowed():
+                    meta: dict[str, Any] = {
+                        "site_depth": depth + 1,
+                        _FROM_ARTICLE: True,
+                        META_SITE: site,
+                    }
+                    request = self.article_request(link.url, None, published=None, **meta)
+                    self.related["issued"] += request is not None
+                else:
+                    self._count("related_link_skipped_count")
             elif not listings:
                 continue
-            elif link.kind is LinkKind.PAGINATION:
+            elif kind is LinkKind.PAGINATION:
                 if page < self.limits["max_pagination"]:
                     request = self.page_request(
-                        link.url, self.parse_listing, cb_kwargs={"depth": depth, "page": page + 1}
+                        link.url,
+                        self.parse_listing,
+                        cb_kwargs={"depth": depth, "page": page + 1},
+                        meta={META_SITE: site},
                     )
             else:
                 request = self.page_request(
-                    link.url, self.parse_listing, cb_kwargs={"depth": depth + 1, "page": 1}
+                    link.url,
+                    self.parse_listing,
+                    cb_kwargs={
+                        "depth": depth + 1,
+                        "page": 1,
+                        "uncertain": looks_like_headline(link),
+                    },
+                    meta={META_SITE: site},
                 )
             if request is not None:
                 yield request
+
+
+def _site(url: str) -> str:
+    """The host a site crawl keeps to: lower case, without ``www.``."""
+    return (urlsplit(url).hostname or "").lower().removeprefix("www.")

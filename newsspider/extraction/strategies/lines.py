@@ -31,6 +31,7 @@ from lxml import etree
 
 from newsspider.extraction.assembly import BodySelection
 from newsspider.extraction.page_model import BLOCK_TAGS, PageSegments
+from newsspider.extraction.visibility import hidden_class, hidden_style
 
 __all__ = [
     "IMAGE_TAGS",
@@ -98,11 +99,6 @@ def _start_tag_chars(element: etree._Element, tag: str) -> int:
 
 def _normalized_length(texts: list[str]) -> int:
     return len(" ".join("".join(texts).split()))
-
-
-def _hidden_style(style: str) -> bool:
-    style = style.replace(" ", "").lower()
-    return "display:none" in style or "visibility:hidden" in style
 
 
 def _is_block(tag: str) -> bool:
@@ -174,8 +170,12 @@ def build_lines(root: etree._Element, page: PageSegments) -> Lines:
                 elif tag in EMBED_TAGS:
                     gap_embeds += 1
             else:
-                style = element.get("style") if tag not in _NEVER_SKIPPED else None
-                if style is not None and _hidden_style(style):
+                style = classes = None
+                if tag not in _NEVER_SKIPPED:
+                    style, classes = element.get("style"), element.get("class")
+                if (style is not None and hidden_style(style)) or (
+                    classes is not None and hidden_class(classes)
+                ):
                     walker.skip_subtree()
                     skipped = element
                     continue

@@ -27,6 +27,7 @@ from lxml import etree
 from newsspider.extraction.assembly import BodySelection
 from newsspider.extraction.page_model import PageSegments
 from newsspider.extraction.textstats import count_punctuation
+from newsspider.extraction.visibility import hidden_attributes
 
 _LINK_TAG = "a"
 # GeneralNewsExtractor's normalisation turns childless <div>/<span> into <p> before counting.
@@ -81,13 +82,7 @@ class NodeStats:
 
 def _hidden(element: etree._Element) -> bool:
     """Hidden from readers by an inline style or the ``hidden`` attribute."""
-    if element.get("hidden") is not None:
-        return True
-    style = element.get("style")
-    if style is None:
-        return False
-    style = style.replace(" ", "").lower()
-    return "display:none" in style or "visibility:hidden" in style
+    return hidden_attributes(element)
 
 
 def _body_of(root: etree._Element) -> etree._Element:

@@ -1,0 +1,47 @@
+"""Settings of a shared crawl, applied by `newsspider.Addon` when ``NEWSSPIDER_REDIS_URL`` is
+set."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any, Final
+
+from scrapy.exceptions import ScrapyDeprecationWarning
+
+from newsspider.settings_defaults import DEFAULTS, REDIS_KEY, REDIS_URL
+
+SCHEDULER: Final = "scrapy_redis.scheduler.Scheduler"
+DUPEFILTER: Final = "scrapy_redis.dupefilter.RFPDupeFilter"
+COORDINATOR_PATH: Final = "newsspider.distributed.coordinator.SharedCrawlCoordinator"
+SCOPE_PATH: Final = "newsspider.distributed.scope.SiteScopeMiddleware"
+#: Before OffsiteMiddleware (50): it must know a request's site before it judges the request.
+SCOPE_PRIORITY: Final = 45
+COORDINATOR_PRIORITY: Final = 0
+
+
+def apply_shared_crawl_settings(settings: Any) -> None:
+    """Point Scrapy's scheduler and dupefilter at Redis; a no-op without the URL setting."""
+    url = settings.get(REDIS_URL)
+    if not url:
+        return
+    prefix = str(settings.get(REDIS_KEY) or DEFAULTS[REDIS_KEY])
+    values = {
+        "SCHEDULER": SCHEDULER,
+        "DUPEFILTER_CLASS": DUPEFILTER,
+        "REDIS_URL": url,
+        "SCHEDULER_QUEUE_KEY": f"{prefix}:requests",
+        "SCHEDULER_DUPEFILTER_KEY": f"{prefix}:dupefilter",
+        # A worker that finishes must not wipe the queue and seen-set its peers still use.
+        "SCHEDULER_PERSIST": True,
+    }
+    for name, value in values.items():
+        settings.set(name, value, priority="addon")
+    settings.setdefault_in_component_priority_dict(
+        "EXTENSIONS", COORDINATOR_PATH, COORDINATOR_PRIORITY
+    )
+    settings.setdefault_in_component_priority_dict(
+        "DOWNLOADER_MIDDLEWARES", SCOPE_PATH, SCOPE_PRIORITY
+    )
+    # scrapy-redis 0.9.1 still passes `spider` to the stats collector and calls Spider.log():
+    # harmless, but a warning per crawl that users cannot act on.
+    warnings.filterwarnings("ignore", category=ScrapyDeprecationWarning, module=r"scrapy_redis\.")

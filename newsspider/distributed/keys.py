@@ -1,0 +1,42 @@
+"""The Redis keys of one shared crawl and the client, from the crawl's settings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from newsspider.settings_defaults import DEFAULTS, REDIS_KEY, REDIS_URL
+
+
+@dataclass(frozen=True, slots=True)
+class CrawlKeys:
+    prefix: str
+
+    @classmethod
+    def from_settings(cls, settings: Any, spider_name: str) -> CrawlKeys:
+        pattern = str(settings.get(REDIS_KEY) or DEFAULTS[REDIS_KEY])
+        return cls(pattern % {"spider": spider_name})
+
+    @property
+    def start_urls(self) -> str:
+        """The seed list: ``LPUSH``/``RPUSH`` URLs (or ``{"url": ...}`` JSON) here."""
+        return f"{self.prefix}:start_urls"
+
+    @property
+    def requests(self) -> str:
+        """The shared request queue (scrapy-redis's scheduler)."""
+        return f"{self.prefix}:requests"
+
+    @property
+    def workers(self) -> str:
+        """Hash: worker id -> its last heartbeat (JSON: time, busy)."""
+        return f"{self.prefix}:workers"
+
+
+def redis_client(settings: Any) -> Any:
+    """A client for ``NEWSSPIDER_REDIS_URL`` with scrapy-redis's connection defaults."""
+    from scrapy_redis import defaults
+    from scrapy_redis.connection import get_redis
+
+    params = {**defaults.REDIS_PARAMS, "url": settings.get(REDIS_URL)}
+    return get_redis(**params)

@@ -1,0 +1,54 @@
+"""Is an element shown to readers? The one hidden-element test every stage uses.
+
+Only what the markup itself says is read (an inline style, the ``hidden`` attribute, the class
+names every CSS framework uses for text meant for screen readers or kept hidden): stylesheets
+are never evaluated.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lxml import etree
+
+#: Whole class names (not words inside one: "hidden-xs" hides only on small screens) that hide
+#: an element from sighted readers: screen-reader labels ("Opens in a new window") and blocks a
+#: script reveals or keeps closed (a subscription wall's ".hidden" copy).
+HIDDEN_CLASS_NAMES = frozenset(
+    """hidden sr-only visually-hidden visuallyhidden screen-reader-text screen-reader-only
+    screenreader-only is-screenreader-only u-visually-hidden a11y-hidden element-invisible
+    offscreen""".split()
+)
+
+
+# Any of the names as a substring: a cheap first test before splitting the value into names.
+_HIDDEN_SEARCH = re.compile("|".join(map(re.escape, sorted(HIDDEN_CLASS_NAMES))), re.IGNORECASE)
+
+
+def hidden_style(style: str) -> bool:
+    """An inline style that hides the element from readers."""
+    style = style.replace(" ", "").lower()
+    return "display:none" in style or "visibility:hidden" in style
+
+
+#: Utility classes that show an element from some screen width on ("hidden md:block" in
+#: Tailwind): the element is hidden on phones only, and a desktop reader sees it.
+_SHOWN_FROM_A_WIDTH = re.compile(r"(?:sm|md|lg|xl|2xl):(?:block|flex|grid|inline|table|contents)")
+
+
+def hidden_class(classes: str) -> bool:
+    """Does one of the class names hide the element (`HIDDEN_CLASS_NAMES`)?"""
+    if _HIDDEN_SEARCH.search(classes) is None:  # one C-level search rules out most values
+        return False
+    names = classes.lower().split()
+    if HIDDEN_CLASS_NAMES.isdisjoint(names):
+        return False
+    return not any(_SHOWN_FROM_A_WIDTH.match(name) for name in names)
+
+
+def hidden_attributes(element: etree._Element) -> bool:
+    """Hidden by its ``hidden`` attribute or its inline style (not by its class)."""
+    if element.get("hidden") is not None:
+        return True
+    style = element.get("style")
+    return style is not None and hidden_style(style)

@@ -1,0 +1,131 @@
+"""A crawl shared through Redis: the add-on's settings, the seed list, and two real crawler
+processes against one real ``redis-server`` and one loopback site."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from scrapy.settings import Settings
+from support.news_site import serve_news_site
+from support.redis_server import redis_server
+
+from newsspider.addon import Addon
+from newsspider.distributed.seeds import SeedList
+
+ROOT = Path(__file__).resolve().parent.parent
+TESTS = Path(__file__).resolve().parent
+
+
+@pytest.fixture(scope="module")
+def redis_url() -> Iterator[str]:
+    with redis_server() as url:
+        yield url
+
+
+def test_addon_switches_scheduler_and_dupefilter_only_with_the_url() -> None:
+    plain = Settings()
+    Addon().update_settings(plain)
+    assert "scrapy_redis" not in str(plain.get("SCHEDULER"))
+    shared = Settings({"NEWSSPIDER_REDIS_URL": "redis://127.0.0.1:1/0"})
+    Addon().update_settings(shared)
+    assert shared.get("SCHEDULER") == "scrapy_redis.scheduler.Scheduler"
+    assert shared.get("DUPEFILTER_CLASS") == "scrapy_redis.dupefilter.RFPDupeFilter"
+    assert shared.getbool("SCHEDULER_PERSIST")
+    assert shared.get("SCHEDULER_QUEUE_KEY") == "newsspider:%(spider)s:requests"
+    # Neither its pipeline nor its stats collector.
+    assert not any("scrapy_redis" in str(k) for k in shared.getdict("ITEM_PIPELINES"))
+    assert "scrapy_redis" not in str(shared.get("STATS_CLASS"))
+    # The project's own choice wins over the add-on's.
+    own = Settings({"NEWSSPIDER_REDIS_URL": "redis://h/0"})
+    own.set("SCHEDULER_PERSIST", False, priority="project")
+    Addon().update_settings(own)
+    assert not own.getbool("SCHEDULER_PERSIST")
+
+
+def test_seed_list_hands_each_seed_to_one_taker(redis_url: str) -> None:
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    key = "test:seeds:start_urls"
+    client.delete(key)
+    client.rpush(key, *[f"https://example.com/{i}" for i in range(150)])
+    client.rpush(key, json.dumps({"url": "https://example.com/json"}), "  ")
+    first, second = SeedList(client, key), SeedList(client, key)
+    taken: list[str] = []
+    while batch := first.pop(7) + second.pop(11):
+        taken += batch
+    assert len(taken) == len(set(taken)) == 151
+    assert "https://example.com/json" in taken
+
+
+def _worker(tmp: Path, name: str, redis_url: str, **settings: Any) -> subprocess.Popen[str]:
+    out = tmp / name
+    out.mkdir()
+    values = {
+        "NEWSSPIDER_REDIS_URL": redis_url,
+        "NEWSSPIDER_REDIS_IDLE_CLOSE": 3,
+        "AUTOTHROTTLE_ENABLED": False,
+        "CONCURRENT_REQUESTS_PER_DOMAIN": 8,
+        "STATS_CLASS": "support.stats.FileStatsCollector",
+        "TEST_STATS_FILE": out / "stats.json",
+        "LOG_FILE": out / "crawl.log",
+        "LOG_LEVEL": "INFO",
+        "TELNETCONSOLE_ENABLED": False,
+        **settings,
+    }
+    command = [sys.executable, "-m", "scrapy", "crawl", "site", "-o", str(out / "items.jsonl")]
+    for key, value in values.items():
+        command += ["-s", f"{key}={value}"]
+    env = {**os.environ, "SCRAPY_SETTINGS_MODULE": "newsspider.settings"}
+    env["PYTHONPATH"] = os.pathsep.join([str(TESTS), str(ROOT), env.get("PYTHONPATH", "")])
+    return subprocess.Popen(command, cwd=out, env=env, stderr=subprocess.PIPE, text=True)
+
+
+def _items(path: Path) -> list[dict[str, Any]]:
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+@pytest.mark.slow
+def test_two_workers_share_one_crawl(redis_url: str, tmp_path: Path) -> None:
+    import redis
+
+    redis.Redis.from_url(redis_url).flushdb()
+    with serve_news_site(count=240, delay=0.01) as site:
+        workers = [_worker(tmp_path, name, redis_url) for name in ("a", "b")]
+        # Seeded while the workers start: whichever is first takes it (start() or idle).
+        redis.Redis.from_url(redis_url).lpush("newsspider:site:start_urls", site.url + "/")
+        errors = []
+        for worker in workers:
+            try:
+                _, stderr = worker.communicate(timeout=150)
+            except subprocess.TimeoutExpired:
+                worker.kill()
+                _, stderr = worker.communicate()
+            errors.append(stderr[-3000:])
+        hits = dict(site.hits)
+    assert [w.returncode for w in workers] == [0, 0], errors
+    per_worker = [_items(tmp_path / name / "items.jsonl") for name in ("a", "b")]
+    urls = [item["url"] for items in per_worker for item in items]
+    expected = {site.url + path for path in site.articles}
+    assert sorted(urls) == sorted(expected)  # every article, each exactly once
+    assert all(len(items) > 0 for items in per_worker), [len(i) for i in per_worker]
+    # No page fetched twice; robots.txt is fetched by each worker for itself.
+    twice = {path: n for path, n in hits.items() if n > 1 and path != "/robots.txt"}
+    assert not twice
+    assert hits.get("/robots.txt", 0) <= 2
+    for name in ("a", "b"):
+        stats = json.loads((tmp_path / name / "stats.json").read_text())
+        assert stats["finish_reason"] == "finished"
+    # The shared queue is empty and no worker is registered any more.
+    client = redis.Redis.from_url(redis_url)
+    assert client.zcard("newsspider:site:requests") == 0
+    assert client.hlen("newsspider:site:workers") == 0

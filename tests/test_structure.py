@@ -1,0 +1,188 @@
+"""Page structure the extractor reads beyond word lists (issue 12, patterns 2-5): layout words
+used by a page builder, modifiers, heading anchors, visibility, lead paragraphs, split articles.
+
+Each page here is written for the test: a few paragraphs of article text between site chrome.
+"""
+
+from __future__ import annotations
+
+from newsspider import extract
+from newsspider.extraction.class_words import STRONG_FURNITURE, class_meaning
+
+PARAGRAPHS = [
+    "The harbour authority approved the new sea wall on Tuesday, after a decade of storms "
+    "that flooded the lower town twice a year and closed the ferry terminal for weeks.",
+    "Engineers expect the work to take three years. The first section, along the fish market, "
+    "will be built next spring, when the tides are at their lowest and the boats are ashore.",
+    "Residents who spoke at the meeting welcomed the decision, though several asked why the "
+    "northern beach, where the worst damage happened last winter, comes last in the plan.",
+    "The council will publish the full schedule next month, together with the road closures "
+    "the construction traffic will need and a number residents can call with complaints.",
+]
+CHROME_TOP = """<header><nav><ul><li><a href="/">Home</a></li><li><a href="/news">News</a></li>
+<li><a href="/sport">Sport</a></li><li><a href="/weather">Weather</a></li></ul></nav></header>"""
+CHROME_BOTTOM = """<footer><p>Copyright 2026 The Courier. All rights reserved.</p>
+<ul><li><a href="/about">About us</a></li><li><a href="/contact">Contact</a></li></ul></footer>"""
+
+
+def page(body: str) -> str:
+    return (
+        "<html><head><title>Sea wall approved</title></head><body>"
+        f"{CHROME_TOP}{body}{CHROME_BOTTOM}</body></html>"
+    )
+
+
+def paragraphs(template: str = "<p>{}</p>") -> str:
+    return "".join(template.format(text) for text in PARAGRAPHS)
+
+
+def assert_all_paragraphs(body: str) -> None:
+    lines = body.split("\n")
+    for text in PARAGRAPHS:
+        assert text in lines, f"missing: {text[:50]!r}"
+
+
+def test_page_builder_widget_wrappers_around_every_block_are_layout() -> None:
+    # Elementor and its kind wrap every block in "widget" classes: furniture words by name,
+    # the page's layout here, since they hold all of its prose.
+    widget = (
+        '<div class="elementor-element elementor-widget elementor-widget-text-editor">'
+        '<div class="elementor-widget-container"><p>{}</p></div></div>'
+    )
+    html = page(
+        '<div class="elementor"><div class="elementor-column">'
+        f'<div class="elementor-widget-wrap">{paragraphs(widget)}</div></div></div>'
+    )
+    assert_all_paragraphs(extract(html).body)
+
+
+def test_component_prefix_that_reads_as_a_consent_platform_is_layout() -> None:
+    # AEM names its components "cmp-*"; "cmp" is also a consent-management platform.
+    component = '<div class="cmp-container"><div class="cmp-text"><p>{}</p></div></div>'
+    html = page(f'<main><div class="cmp-container">{paragraphs(component)}</div></main>')
+    assert_all_paragraphs(extract(html).body)
+
+
+def test_a_real_widget_sidebar_stays_furniture() -> None:
+    sidebar = (
+        '<div class="widget"><h3>Popular</h3><ul><li><a href="/a">Storm closes road</a></li>'
+        '<li><a href="/b">Ferry fares rise</a></li></ul></div>'
+    )
+    html = page(f"<article>{paragraphs()}</article><div>{sidebar * 3}</div>")
+    body = extract(html).body
+    assert_all_paragraphs(body)
+    assert "Storm closes road" not in body
+
+
+def test_layout_modifiers_do_not_make_a_column_furniture() -> None:
+    assert class_meaning("with-sidebar-layout", None)[0] == 0
+    assert class_meaning("content has-ads", None)[0] == 1
+    assert class_meaning("sidebar", None)[0] == STRONG_FURNITURE
+    html = page(f'<div class="layout with-sidebar-layout has-ads"><div>{paragraphs()}</div></div>')
+    assert_all_paragraphs(extract(html).body)
+
+
+def test_ids_made_from_a_heading_text_are_anchors() -> None:
+    # "social-media-marketing-for-small-ports" holds the furniture word "social", but it is
+    # the heading's anchor, and the heading is part of the article; so is a section whose id
+    # ("h-menu-...") was made from its first heading.
+    heading = "Social media marketing for small ports"
+    html = page(
+        f"<article><p>{PARAGRAPHS[0]}</p>"
+        f'<h2 id="social-media-marketing-for-small-ports">{heading}</h2><p>{PARAGRAPHS[1]}</p>'
+        '<div id="h-menu-of-options-the-council-weighed"><h2>Menu of options the council '
+        f"weighed</h2><p>{PARAGRAPHS[2]}</p><p>{PARAGRAPHS[3]}</p></div></article>"
+    )
+    body = extract(html).body
+    assert_all_paragraphs(body)
+    assert heading in body.split("\n")
+
+
+def test_a_short_furniture_id_on_a_section_is_still_furniture() -> None:
+    comments = (
+        '<section id="comments"><h2>Comments (2)</h2><p>I have lived on the front for forty '
+        "years and never seen the water so high, and the council knew it.</p></section>"
+    )
+    html = page(f"<article>{paragraphs()}{comments}</article>")
+    body = extract(html).body
+    assert_all_paragraphs(body)
+    assert "forty years" not in body
+
+
+def test_screen_reader_labels_are_not_body_text() -> None:
+    label = '<span class="sr-only">(opens in a new window)</span>'
+    html = page(
+        f'<article><p>{PARAGRAPHS[0]} <a href="/plan">The plan{label}</a></p>'
+        f"{paragraphs().split('</p>', 1)[1]}"
+        '<div class="visually-hidden"><p>Skip to the comments below this article.</p></div>'
+        "</article>"
+    )
+    body = extract(html).body
+    assert "opens in a new window" not in body
+    assert "Skip to the comments" not in body
+    assert PARAGRAPHS[1] in body
+
+
+def test_a_button_left_open_does_not_swallow_the_page() -> None:
+    # An unclosed <div> inside a <button> makes the parser nest everything after it inside
+    # the button, which cleaning used to strip with the whole article.
+    html = (
+        "<html><body><header><button class='menu'><div>Menu</button></header>"
+        f"<article>{paragraphs()}</article></body></html>"
+    )
+    assert_all_paragraphs(extract(html).body)
+
+
+def test_a_list_that_a_sentence_introduces_belongs_to_the_article() -> None:
+    # A changelog of linked items: link text all through, but the article's own content.
+    items = "".join(
+        f'<li><a href="/patch/{n}">libfoo: fix the parser for case {n}</a></li>' for n in range(12)
+    )
+    html = page(
+        f"<article><p>{PARAGRAPHS[0]}</p><p>Many patches were sent for review this month:</p>"
+        f"<ul>{items}</ul><p>{PARAGRAPHS[1]}</p><p>{PARAGRAPHS[2]}</p></article>"
+    )
+    body = extract(html).body
+    assert "libfoo: fix the parser for case 7" in body
+    assert PARAGRAPHS[0] in body and PARAGRAPHS[2] in body
+
+
+def test_a_menu_without_an_introducing_sentence_stays_out() -> None:
+    menu = "".join(f'<li><a href="/s/{n}">Section number {n}</a></li>' for n in range(12))
+    html = page(f"<div><ul>{menu}</ul></div><article>{paragraphs()}</article>")
+    body = extract(html).body
+    assert "Section number 3" not in body
+    assert_all_paragraphs(body)
+
+
+def test_an_article_split_across_repeated_rows_is_joined() -> None:
+    # Each row is a text column beside an aside; the last row holds one short paragraph, a
+    # small share of the first row's score. The share bar and tag footer inside the article
+    # pull the <article> itself below the first row.
+    tags = "".join(f'<li><a href="/topic/{n}">Coastal topic {n}</a></li>' for n in range(8))
+    closing = "Work starts in March, the council said."
+    rows = (
+        f'<div class="row"><div class="text"><p>{PARAGRAPHS[0]}</p><p>{PARAGRAPHS[1]}</p>'
+        f"<p>{PARAGRAPHS[2]}</p></div><aside>Advert</aside></div>"
+        f'<div class="row"><div class="text"><p>{PARAGRAPHS[3]}</p></div></div>'
+        f'<div class="row"><div class="text"><p>{closing}</p></div></div>'
+    )
+    html = page(
+        f"<article>{rows}"
+        '<div class="share"><a href="/s">Share</a> <a href="/t">Tweet</a></div>'
+        f'<div class="topics"><ul>{tags}</ul></div>'
+        '<div class="more"><h3><a href="/x">Ferry fares rise</a></h3></div></article>'
+    )
+    body = extract(html).body
+    assert_all_paragraphs(body)
+    assert closing in body
+    assert "Coastal topic" not in body
+
+
+def test_hidden_on_phones_only_is_visible() -> None:
+    # Tailwind's "hidden md:block" shows the element from tablet width on.
+    html = page(
+        f'<article><div class="hidden md:block"><p>{PARAGRAPHS[0]}</p></div>'
+        f"{paragraphs().split('</p>', 1)[1]}</article>"
+    )
+    assert_all_paragraphs(extract(html).body)
