@@ -95,6 +95,22 @@ def test_container_metadata_confidence_and_page_type() -> None:
     assert explanation.page_type.evidence["paragraphs"] >= 3
 
 
+def test_trimmed_edge_lines_say_which_test_they_met() -> None:
+    sentence = "Crews worked through the night to clear trees and restore power, officials said. "
+    page = (
+        '<html lang="en"><head><title>Storm hits the coast | Daily</title></head><body>'
+        '<article class="post"><h2>Storm hits the coast</h2><p>12 May 2024 10:31</p>'
+        + f"<p>{sentence * 2}</p>" * 3
+        + "<p>Share</p></article></body></html>"
+    )
+    article, explanation = explain(page)
+    trimmed = {b.text: b.detail or "" for b in explanation.blocks if b.reason == "trimmed-edge"}
+    assert "repeats the headline" in trimmed["Storm hits the coast"]
+    assert "dateline" in trimmed["12 May 2024 10:31"]
+    assert "widget" in trimmed["Share"]
+    assert "Share" not in article.body
+
+
 def test_json_round_trips() -> None:
     for path in (NEWS, LISTING, PAGES / "zh_news.html", PAGES / "en_404.html"):
         _, explanation = _explain(path)

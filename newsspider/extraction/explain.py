@@ -29,10 +29,12 @@ from newsspider.extraction.confidence import (
 from newsspider.extraction.content_score import score_page
 from newsspider.extraction.decoding import decode_html
 from newsspider.extraction.metadata import PageMetadata, _jsonld_objects, _scan
-from newsspider.extraction.page_model import PageSegments
+from newsspider.extraction.page_model import PageSegments, Segment
 from newsspider.extraction.parsing import parse_html
 from newsspider.extraction.scoring import ContainerChoice, teaser_blocks
 from newsspider.extraction.stages import StageRecord
+from newsspider.extraction.trimming import MIN_AUTHOR_NAME, _is_metadata_line
+from newsspider.extraction.trimming import _squash as _squash_edge
 from newsspider.extraction.visibility import hidden_attributes, hidden_class
 
 #: Block texts are cut to this many characters in the explanation (the body is in the Article).
@@ -362,6 +364,7 @@ def _blocks(
             reason, detail = _drop_reason(
                 page, index, owner, density, value,
                 labelled=labelled,
+                metadata=record.metadata,
                 in_roots=bool(roots) and in_roots[owner],
                 caption=index in captions or page.block_captions[owner],
                 trimmed=index in untrimmed,
@@ -397,6 +400,7 @@ def _drop_reason(
     value: float,
     *,
     labelled: list[bool],
+    metadata: PageMetadata | None,
     in_roots: bool,
     caption: bool,
     trimmed: bool,
@@ -411,7 +415,7 @@ def _drop_reason(
     if not chosen:
         return "not-chosen", "no container was chosen (or another algorithm ran)"
     if trimmed:
-        return "trimmed-edge", "a repeated headline, dateline, byline or widget line at an edge"
+        return "trimmed-edge", _trim_detail(page.segment(index), metadata)
     if page.segment_tags[index] == "h1":
         return "headline", "the h1 is the title field, not body text"
     if caption:
@@ -440,6 +444,19 @@ def _drop_reason(
     if density > MAX_LINK_DENSITY:
         return "link-density", f"outside the container, and {density:.0%} of it is links"
     return "outside-container", f"value {value:.1f}, outside the chosen container"
+
+
+def _trim_detail(segment: Segment, metadata: PageMetadata | None) -> str:
+    """Which of the edge tests (`trimming.trim_edges`) a trimmed line met."""
+    title = metadata.title if metadata else None
+    if title and _squash_edge(segment.text) == _squash_edge(title):
+        return "at the body's edge, it repeats the headline (the title field)"
+    names = [
+        a.casefold() for a in (metadata.authors if metadata else ()) if len(a) >= MIN_AUTHOR_NAME
+    ]
+    if _is_metadata_line(segment, names):
+        return "a short edge line with a date, a time or an author (a dateline or byline)"
+    return "a short line without sentence punctuation at the body's end (a widget crumb)"
 
 
 def _ancestors(page: PageSegments, owner: int, stop: int) -> list[int]:
