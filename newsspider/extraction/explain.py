@@ -17,7 +17,13 @@ from typing import Any
 from newsspider.extraction.api import extract
 from newsspider.extraction.article import Article
 from newsspider.extraction.assembly import MAX_LINK_DENSITY, BodySelection
-from newsspider.extraction.class_words import STRONG_FURNITURE, class_meaning
+from newsspider.extraction.class_words import (
+    OVERLAY_TOKENS,
+    STRONG_FURNITURE,
+    STRONG_NEGATIVE_TOKENS,
+    WEAK_NEGATIVE_TOKENS,
+    class_meaning,
+)
 from newsspider.extraction.confidence import (
     CAPPED_TYPES,
     FEATURE_NAMES,
@@ -272,6 +278,9 @@ def block_path(element: Any) -> str:
     return path + "".join(f".{c[:40]}" for c in classes)
 
 
+_WORD_ORDER = (OVERLAY_TOKENS, STRONG_NEGATIVE_TOKENS, WEAK_NEGATIVE_TOKENS)
+
+
 def _furniture_word(element: Any) -> str | None:
     """The class/id word, tag or attribute that marks an element as furniture."""
     tag = element.tag if isinstance(element.tag, str) else ""
@@ -284,7 +293,9 @@ def _furniture_word(element: Any) -> str | None:
         return f'hidden by its class="{classes[:60]}"'
     if element.get("aria-modal") == "true" or element.get("role") in ("dialog", "alertdialog"):
         return "a dialog (role or aria-modal)"
-    words = sorted(class_meaning(classes, ident)[3])
+    found = class_meaning(classes, ident)[3]
+    # The word that set the signal first: an overlay word, then a strong one, then a weak one.
+    words = [w for group in _WORD_ORDER for w in sorted(found & group)]
     if words:
         word = words[0]
         attr, value = ("class", classes) if classes and word in classes.lower() else ("id", ident)
