@@ -138,9 +138,7 @@ def collect(root: Path, limit: int | None) -> list[Row]:
 # --- the model --------------------------------------------------------------------------------
 
 
-def fit(
-    xs: np.ndarray, ys: np.ndarray, l2: float, weights: np.ndarray | None = None
-) -> np.ndarray:
+def fit(xs: np.ndarray, ys: np.ndarray, l2: float, weights: np.ndarray | None = None) -> np.ndarray:
     """Logistic regression by Newton's method on standardised features; weights on raw ones.
     ``weights``: one per row (default 1)."""
     sw = np.ones(len(xs)) if weights is None else weights
