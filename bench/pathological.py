@@ -14,6 +14,13 @@ is recorded too, which covers libxml2's C code that audit hooks cannot see.
 
     python -m bench.pathological --list
     python -m bench.pathological deep-100k --max-bytes none [--engine lxml]
+
+Issue 14's adversarial patterns (`PATTERNS`: unclosed script/comment/anchor, "<" * N + 0xff,
+many attributes, dense "<p>x", huge class values, ...) at two sizes, each in a child, for
+`extract` and for the crawl-time content score: CPU s/MB, RSS MB/MB and CPU growth per doubling.
+
+    python -m bench.pathological --growth [--sizes 2097152,8388608] [--patterns a,b]
+    python -m bench.pathological --pattern dense-p --size 20971520 --engine extract
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ import contextlib
 import functools
 import gc
 import json
+import math
 import os
 import re
 import shutil
@@ -302,6 +310,220 @@ CASES: dict[str, Case] = {
         Case("external-entities", "XXE: file://, http://, %pe;, XInclude", external_entities, LEAD),
     )
 }
+
+
+# --- adversarial patterns at any size (issue 14) ---------------------------------------------
+#
+# Each pattern is one unit of hostile markup repeated to a given size, after a small real page
+# head, so that time per MB and its growth per doubling show any super-linear path: in the
+# regexes (unclosed constructs scanned to the end again at every start), in libxml2 (attributes
+# checked for duplicates by a linear scan), in the tree walk, in memory.
+
+_PATTERN_HEAD = _page(_paragraphs(6)).split("</body>")[0]
+
+
+def _repeat(unit: str | bytes, size: int) -> bytes:
+    raw = unit.encode() if isinstance(unit, str) else unit
+    return raw * max(1, size // len(raw))
+
+
+def _spaced_words(size: int, sep: str = " ") -> str:
+    return sep.join(f"w{i}" for i in range(size // 6))[:size]
+
+
+def _attrs(size: int) -> str:
+    return "".join(f" a{i}=x" for i in range(size // 8))
+
+
+def _long_meta(size: int) -> bytes:
+    description = f'<meta name="description" content="{_spaced_words(size // 2)}">'
+    date = f'<meta property="article:published_time" content="{"2020-01-01 " * (size // 22)}">'
+    return (description + date).encode()
+
+
+PATTERNS: dict[str, tuple[str, Callable[[int], bytes]]] = {
+    "unclosed-script": ("<script> repeated", lambda n: _repeat("<script>", n)),
+    "unclosed-comment": ("<!-- repeated", lambda n: _repeat("<!--", n)),
+    "unclosed-anchor": ("<a repeated (no >)", lambda n: _repeat("<a", n)),
+    "unclosed-title": ("<title> repeated", lambda n: _repeat("<title>", n)),
+    "lt-then-ff": ("'<' * N + \\xff (charset detection)", lambda n: b"<" * n + b"\xff"),
+    "lt-gt-ff": ("'<' * N + '>' + \\xff", lambda n: b"<" * n + b">\xff"),
+    "many-attributes": (
+        "one <div> with N/8 attributes",
+        lambda n: f"<div{_attrs(n)}>x</div>".encode(),
+    ),
+    "many-attributes-dup": (
+        "one <div>, one attribute repeated",
+        lambda n: ("<div" + " a=x" * (n // 4) + ">x</div>").encode(),
+    ),
+    "deep-nesting": ("<div> repeated (never closed)", lambda n: _repeat("<div>", n)),
+    "dense-p": ("<p>x repeated", lambda n: _repeat("<p>x", n)),
+    "dense-p-closed": ("<p>x</p> repeated", lambda n: _repeat("<p>x</p>", n)),
+    "huge-class": (
+        "one class value of N bytes (words)",
+        lambda n: f'<div class="{_spaced_words(n)}"><p>{PROSE[0]}</p></div>'.encode(),
+    ),
+    "many-classes": (
+        "<div class=unique> per element",
+        lambda n: _fill(lambda i: f'<div class="c{i} d{i}">x</div>', n).encode(),
+    ),
+    "long-attr-value": ("one href of N bytes", lambda n: f'<a href="/{"x" * n}">link</a>'.encode()),
+    "many-entities": (
+        "&amp;&#x41;&eacute; repeated",
+        lambda n: _repeat("&amp;&#x41;&eacute;&bogus", n),
+    ),
+    "unclosed-entity": ("&#x repeated", lambda n: _repeat("&#x", n)),
+    "spaces-title": ("<title> of N spaces", lambda n: f"<title>a{' ' * n}b</title>".encode()),
+    "separators-title": (
+        "<title> of ' | ' repeated",
+        lambda n: f"<title>{' | a' * (n // 4)}</title>".encode(),
+    ),
+    "long-meta": ("<meta description/date> of N bytes", _long_meta),
+    "many-meta-names": (
+        "<meta name=unique> repeated",
+        lambda n: _fill(lambda i: f'<meta name="m{i}" content="v">', n).encode(),
+    ),
+    "date-digits": (
+        "digits and separators in text",
+        lambda n: f"<p>{'2020/12/' * (n // 8)}</p>".encode(),
+    ),
+    "unclosed-input": ("<input type= repeated", lambda n: _repeat("<input type=", n) + b">"),
+    "unclosed-meta": ("<meta og:type repeated", lambda n: _repeat("<meta og:type", n) + b">"),
+    "json-ld": (
+        "one JSON-LD script of N bytes",
+        lambda n: (
+            '<script type="application/ld+json">{"@type":"NewsArticle","headline":"'
+            + "x " * (n // 2)
+            + '"}</script>'
+        ).encode(),
+    ),
+    "long-text-no-space": ("one text node without spaces", lambda n: f"<p>{'x' * n}</p>".encode()),
+    "long-url-text": (
+        "http:// repeated in text",
+        lambda n: f"<p>{'http://a' * (n // 8)}</p>".encode(),
+    ),
+    "many-tables": ("<table><tr><td> repeated", lambda n: _repeat("<table><tr><td>x", n)),
+    "utf16-label": (
+        "cp1251 text labelled UTF-16",
+        lambda n: (
+            _page("<p>" + RU_TEXT * (n // 200) + "</p>")
+            .replace('charset="utf-8"', 'charset="utf-16"')
+            .encode("cp1251")
+        ),
+    ),
+}
+
+
+def pattern_page(name: str, size: int) -> bytes:
+    """The pattern's page at about ``size`` bytes: a real head and article, then the pattern."""
+    build = PATTERNS[name][1]
+    if name == "utf16-label":
+        return build(size)
+    head = _PATTERN_HEAD.encode()
+    return head + build(max(1, size - len(head)))
+
+
+def run_pattern_child(name: str, size: int, engine: str, repeat: int = 1) -> dict[str, Any]:
+    """Build one pattern page, run one engine on it ``repeat`` times, report the least CPU time
+    (the others include noise from a shared machine) and the peak RSS growth."""
+    from newsspider import extract
+    from newsspider.extraction.content_score import score_page
+
+    extract(_page(_paragraphs(6)).encode("cp1251"), url="http://example.com/warm-up")
+    score_page(_page(_paragraphs(6)).encode(), "text/html")
+    page = pattern_page(name, size)
+    gc.collect()
+    rss_before = _rss_kb("VmRSS")
+    peak_reset = _reset_peak()
+    error = None
+    cpu = float("inf")
+    for _ in range(repeat):
+        cpu_start = time.process_time()
+        try:
+            if engine == "score":
+                score_page(page, "text/html")
+            else:
+                extract(page, url="http://example.com/page")
+        except BaseException as exc:
+            error = f"{type(exc).__name__}: {exc}"
+        cpu = min(cpu, time.process_time() - cpu_start)
+    peak = _rss_kb("VmHWM")
+    return {
+        "pattern": name,
+        "engine": engine,
+        "input_bytes": len(page),
+        "cpu_seconds": cpu,
+        "peak_growth_mb": (peak - rss_before) / 1024,
+        "peak_exact": peak_reset,
+        "error": error,
+    }
+
+
+def measure_pattern(
+    name: str, size: int, engine: str, timeout: float, repeat: int = 1
+) -> dict[str, Any]:
+    """`run_pattern_child` in a fresh interpreter; a timeout is reported, not raised."""
+    command = [sys.executable, "-m", "bench.pathological", "--pattern", name]
+    command += ["--size", str(size), "--engine", engine, "--repeat", str(repeat)]
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+    }
+    try:
+        done = subprocess.run(
+            command, capture_output=True, text=True, timeout=timeout, cwd=ROOT, env=env, check=False
+        )
+    except subprocess.TimeoutExpired:
+        return {"pattern": name, "engine": engine, "input_bytes": size, "timeout": timeout}
+    if done.returncode != 0:
+        return {"pattern": name, "engine": engine, "input_bytes": size, "error": done.stderr[-500:]}
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def growth_table(
+    names: list[str], sizes: tuple[int, int], engines: list[str], timeout: float, repeat: int = 1
+) -> tuple[list[dict[str, Any]], str]:
+    """Every pattern at two sizes per engine: CPU s/MB, RSS MB/MB, time growth per doubling."""
+    rows: list[dict[str, Any]] = []
+    lines = [
+        f"| pattern | engine | CPU s/MB @{sizes[0] // 1024} kB | @{sizes[1] // 1024} kB "
+        "| RSS MB/MB (larger) | CPU growth per doubling |",
+        "|---|---|---:|---:|---:|---:|",
+    ]
+    for name in names:
+        for engine in engines:
+            small = measure_pattern(name, sizes[0], engine, timeout, repeat)
+            large = (
+                measure_pattern(name, sizes[1], engine, timeout, repeat)
+                if "timeout" not in small
+                else {"timeout": timeout, "input_bytes": sizes[1]}
+            )
+            row = {"pattern": name, "engine": engine, "small": small, "large": large}
+            rows.append(row)
+
+            def per_mb(m: dict[str, Any], key: str) -> str:
+                if "timeout" in m:
+                    return f"> {m['timeout'] / (m['input_bytes'] / MB):.0f} (timeout)"
+                if m.get("error"):
+                    return "error"
+                return f"{m[key] / (m['input_bytes'] / MB):.2f}"
+
+            growth = "?"
+            if all("cpu_seconds" in m for m in (small, large)) and large["cpu_seconds"] < 0.1:
+                growth = "– (< 0.1 s)"  # below what a shared machine's timer can compare
+            elif all("cpu_seconds" in m for m in (small, large)):
+                doublings = max(1e-9, math.log2(large["input_bytes"] / small["input_bytes"]))
+                ratio = max(large["cpu_seconds"], 1e-3) / max(small["cpu_seconds"], 1e-3)
+                growth = f"{ratio ** (1 / doublings):.2f}x"
+            elif "timeout" in large:
+                growth = "timeout"
+            lines.append(
+                f"| {name} | {engine} | {per_mb(small, 'cpu_seconds')} | "
+                f"{per_mb(large, 'cpu_seconds')} | {per_mb(large, 'peak_growth_mb')} | {growth} |"
+            )
+            print(lines[-1], flush=True)
+    return rows, "\n".join(lines)
 
 
 # --- the child --------------------------------------------------------------------------------
@@ -651,12 +873,37 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-bytes", default="default", help="default, none or a number")
     parser.add_argument(
         "--engine",
-        choices=("extract", "lxml", "xml-resolving"),
+        choices=("extract", "lxml", "xml-resolving", "score"),
         default="extract",
-        help="lxml: a bare HTML parse; xml-resolving: an unsafe XML parse (a control)",
+        help="lxml: a bare HTML parse; xml-resolving: an unsafe XML parse (a control); "
+        "score: the crawl-time content score (patterns only)",
     )
     parser.add_argument("--list", action="store_true", help="list the cases")
+    parser.add_argument("--pattern", help="child: one adversarial pattern (see --growth)")
+    parser.add_argument("--size", type=int, default=MB, help="child: the pattern's size")
+    parser.add_argument(
+        "--growth",
+        action="store_true",
+        help="every pattern at two sizes, each in a child: CPU s/MB, RSS MB/MB, growth",
+    )
+    parser.add_argument("--sizes", default=f"{2 * MB},{8 * MB}", help="growth: two sizes in bytes")
+    parser.add_argument("--patterns", help="growth: comma-separated subset")
+    parser.add_argument("--engines", default="extract,score", help="growth: extract,score")
+    parser.add_argument("--timeout", type=float, default=120, help="growth: seconds per child")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per child (least CPU)")
+    parser.add_argument("--json", type=Path, help="growth: write the measurements here")
     args = parser.parse_args(argv)
+    if args.pattern:
+        print(json.dumps(run_pattern_child(args.pattern, args.size, args.engine, args.repeat)))
+        return 0
+    if args.growth:
+        small, large = (int(x) for x in args.sizes.split(","))
+        names = args.patterns.split(",") if args.patterns else list(PATTERNS)
+        engines = args.engines.split(",")
+        rows, _table = growth_table(names, (small, large), engines, args.timeout, args.repeat)
+        if args.json:
+            args.json.write_text(json.dumps(rows, indent=1))
+        return 0
     if args.list or args.case is None:
         for case in CASES.values():
             print(f"{case.name:26} {case.description}")

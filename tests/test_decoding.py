@@ -239,3 +239,44 @@ def test_never_raises(data: bytes, label: str | None) -> None:
     assert isinstance(decoded.text, str)
     assert isinstance(decoded.encoding, str)
     codecs.lookup(decoded.encoding)
+
+
+# --- UTF-16/32 labels: believed only when the bytes carry their NULs -------------------------
+
+JA = "東京の天気は晴れ、最高気温は二十度の予報です。週末は雨が降るでしょう。" * 6
+WIDE_LABELS = ["utf-16", "utf-16le", "UTF-16BE", "utf-32", "utf-32le"]
+
+
+@pytest.mark.parametrize(
+    ("codec", "text"), [("shift_jis", JA), ("cp1251", RU), ("latin-1", LATIN), ("gbk", ZH_HANS)]
+)
+@pytest.mark.parametrize("label", WIDE_LABELS)
+@pytest.mark.parametrize("where", ["http", "meta"])
+def test_a_wide_label_on_narrow_bytes_is_not_believed(
+    codec: str, text: str, label: str, where: str
+) -> None:
+    head = f'<meta charset="{label}">' if where == "meta" else ""
+    data = page(text, head).encode(codec)
+    decoded = decode_html(data, label if where == "http" else None)
+    assert not decoded.encoding.startswith("utf-16") and not decoded.encoding.startswith("utf-32")
+    assert text in decoded.text
+
+
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"])
+@pytest.mark.parametrize("text", [RU, JA, LATIN, ZH_HANS])
+def test_a_wide_label_on_wide_bytes_without_a_bom_is_believed(codec: str, text: str) -> None:
+    # The generic label ("utf-16") too: the byte order comes from where the NULs are.
+    for label in (codec, codec[:6]):
+        decoded = decode_html(page(text).encode(codec), label)
+        assert decoded.encoding == codec
+        assert text in decoded.text
+
+
+def test_a_wide_label_with_the_wrong_byte_order_is_not_believed() -> None:
+    decoded = decode_html(page(LATIN).encode("utf-16-be"), "utf-16le")
+    assert decoded.encoding != "utf-16-le"
+
+
+def test_nuls_everywhere_are_no_evidence_of_utf16() -> None:
+    data = page(RU).encode("cp1251").replace(b" ", b" \x00\x00")
+    assert not decode_html(data, "utf-16").encoding.startswith("utf-16")

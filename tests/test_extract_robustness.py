@@ -271,6 +271,22 @@ def test_max_bytes_truncation_of_str() -> None:
     assert "truncated" in article.warnings
 
 
+def test_max_bytes_counts_utf8_bytes_of_str_input() -> None:
+    # Cyrillic: two bytes per character. A cap in characters would let twice the bytes through.
+    paragraph = "<p>В микрорайоне Заречье в четверг открылась новая районная библиотека.</p>"
+    page = f"<html><body><article>{paragraph * 40}</article></body></html>"
+    size = len(page.encode())
+    assert size > 1.5 * len(page)
+    whole = check(extract(page, max_bytes=size))
+    assert "truncated" not in whole.warnings
+    cut = check(extract(page, max_bytes=len(page)))  # as many bytes as there are characters
+    assert "truncated" in cut.warnings
+    assert 0 < len(cut.body.encode()) < 0.6 * len(whole.body.encode())
+    # A cut inside a two-byte character drops the character, not the page.
+    odd = check(extract(page, max_bytes=size // 2 + 1 - (size // 2) % 2 + 1))
+    assert "В микрорайоне Заречье" in odd.body
+
+
 def test_max_bytes_cut_inside_a_character_of_a_utf8_page() -> None:
     body = "<p>山区小学开通了远程音乐课，孩子们跟着城里的老师学唱民歌，教室里不时传出笑声。</p>" * 8
     page = f"<html><head><title>音乐课</title></head><body><article>{body}</article></body></html>"
@@ -308,3 +324,33 @@ def test_charset_labels_naming_unusable_codecs(label: str) -> None:
     for article in (extract(data), extract(data, encoding=label)):
         no_internal_error(check(article))
         assert "Жители района собрались" in article.body
+
+
+def test_per_process_caches_keep_no_page_sized_keys() -> None:
+    # Class values, tag names, meta names and titles are cached across pages; a page can supply
+    # megabytes of each. What the caches keep after ten such pages must stay small.
+    import gc
+    import tracemalloc
+
+    def page(i: int) -> str:
+        huge = " ".join(f"c{i}x{j}" for j in range(150_000))  # about 1 MB
+        return (
+            f'<html><head><meta name="{huge}" content="2020-01-01"><title>{huge}</title></head>'
+            f'<body><div class="{huge}" id="{huge}"><p class="{huge}">{PROSE}</p>'
+            f'<span class="byline {huge}">Ann</span><x{huge[:5000].replace(" ", "")}>t'
+            "</body></html>"
+        )
+
+    pages = [page(i) for i in range(10)]
+    extract(pages[0])
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for text in pages[1:]:
+            check(extract(text))
+        gc.collect()
+        kept = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert kept < 2_000_000, f"{kept / 1e6:.1f} MB kept by caches after 9 pages"

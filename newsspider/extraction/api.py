@@ -19,14 +19,14 @@ from newsspider.extraction.confidence import (
 from newsspider.extraction.decoding import decode_html
 from newsspider.extraction.html_output import body_html
 from newsspider.extraction.metadata import PageMetadata, read_metadata
-from newsspider.extraction.noscript import crawler_rendering
+from newsspider.extraction.noscript import crawler_rendering, source_for_rendering
 from newsspider.extraction.pagetype import (
     body_shape,
     classify_page,
     page_signals,
     read_form_signals,
 )
-from newsspider.extraction.parsing import parse_html
+from newsspider.extraction.parsing import limit_elements, parse_html
 from newsspider.extraction.scoring import choose_container
 from newsspider.extraction.segments import segment_page
 from newsspider.extraction.strategies import STRATEGIES, StrategyInput
@@ -90,25 +90,9 @@ def _extract(
     algorithm: str = "default",
 ) -> Article:
     warnings: list[str] = []
-    if max_bytes is not None and len(html) > max_bytes:
-        html = html[:max_bytes]
-        warnings.append("truncated")
-    # The "this is not text" gate comes first: parsed as HTML, binary becomes a body of noise.
-    head = html[:16] if isinstance(html, bytes) else html[:16].encode("latin-1", "replace")
-    signature = binary_signature(head)
-    if signature is not None:
-        return _not_text(url, None, warnings, f"binary-{signature}")
-    if isinstance(html, bytes):
-        decoded = decode_html(html, encoding)
-        text_view = decoded.text
-        source: str | bytes = decoded.utf8 if decoded.utf8 is not None else decoded.text
-        used_encoding: str | None = decoded.encoding
-    else:
-        text_view = source = html
-        used_encoding = None
-    if mostly_not_text(text_view):
-        return _not_text(url, used_encoding, warnings, "not-text")
-    root = parse_html(source)
+    root, used_encoding, not_text, shell_source = _parse(html, encoding, max_bytes, warnings)
+    if not_text is not None:
+        return _not_text(url, used_encoding, warnings, not_text)
     if root is None:
         return Article(url=url, encoding=used_encoding, page_type="empty", warnings=(*warnings,))
 
@@ -117,7 +101,9 @@ def _extract(
     title_text, password_fields = read_form_signals(root)
     clean_tree(root)
     page = segment_page(root)
-    page = crawler_rendering(source, page) or page
+    if shell_source is not None:
+        page = crawler_rendering(shell_source, page) or page
+        del shell_source
     if algorithm == "default":
         choice = choose_container(page)
         if choice is None:
@@ -154,6 +140,76 @@ def _extract(
         warnings=tuple(warnings),
         **_metadata_fields(metadata),
     )
+
+
+def _parse(
+    html: bytes | str, encoding: str | None, max_bytes: int | None, warnings: list[str]
+) -> tuple[Any, str | None, str | None, bytes | None]:
+    """(the page's tree or None, the encoding used, why it is not text or None, the parsed bytes
+    when a script shell may need them again: `noscript.source_for_rendering`).
+
+    The "this is not text" gate comes first: parsed as HTML, binary becomes a body of noise.
+    Every other copy of the page (the cut bytes, the decoded text, its UTF-8) dies here, before
+    extraction starts: on large pages they would otherwise double the peak memory."""
+    if isinstance(html, str):
+        data, cut = _utf8_prefix(html, max_bytes)
+        signature = binary_signature(html[:16].encode("latin-1", "replace"))
+        reason = (
+            f"binary-{signature}" if signature else "not-text" if mostly_not_text(html) else None
+        )
+        if reason is not None:
+            warnings.extend(["truncated"] if cut else [])
+            return None, None, reason, None
+        root, kept = _parse_bounded(data, cut, warnings)
+        return root, None, None, kept
+    cut = max_bytes is not None and len(html) > max_bytes
+    if cut:
+        html = html[:max_bytes]
+    signature = binary_signature(html[:16])
+    if signature is not None:
+        warnings.extend(["truncated"] if cut else [])
+        return None, None, f"binary-{signature}", None
+    decoded = decode_html(html, encoding)
+    used_encoding = decoded.encoding
+    if mostly_not_text(decoded.text):
+        warnings.extend(["truncated"] if cut else [])
+        return None, used_encoding, "not-text", None
+    # The page as UTF-8 bytes (what the parser reads fastest); the decoded text goes first.
+    data = decoded.utf8 if decoded.utf8 is not None else _encode(decoded.text)
+    del decoded, html
+    root, kept = _parse_bounded(data, cut, warnings)
+    return root, used_encoding, None, kept
+
+
+def _parse_bounded(data: bytes, cut: bool, warnings: list[str]) -> tuple[Any, bytes | None]:
+    """The tree of ``data`` within the element budget, and ``data`` if a script shell may
+    need it again."""
+    # Absurdly dense markup is cut too (`limit_elements`): memory and time follow elements.
+    data, dense = limit_elements(data)
+    if cut or dense:
+        warnings.append("truncated")
+    return parse_html(data), source_for_rendering(data)
+
+
+def _encode(text: str) -> bytes:
+    # Lone surrogates (possible in a str) become "?": the parser needs valid UTF-8.
+    return text.encode("utf-8", errors="replace")
+
+
+def _utf8_prefix(text: str, max_bytes: int | None) -> tuple[bytes, bool]:
+    """(``text`` as UTF-8 cut to ``max_bytes`` bytes, not characters, at a character boundary;
+    whether it was cut)."""
+    if max_bytes is None:
+        return _encode(text), False
+    cut_chars = len(text) > max_bytes
+    # No more characters than bytes fit: cutting first saves encoding the rest.
+    data = _encode(text[:max_bytes] if cut_chars else text)
+    if len(data) <= max_bytes:
+        return data, cut_chars
+    cut = max_bytes
+    while cut > 0 and 0x80 <= data[cut] < 0xC0:  # a continuation byte: inside a character
+        cut -= 1
+    return data[:cut], True
 
 
 def _metadata_fields(metadata: PageMetadata) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from newsspider.extraction.caching import cacheable
 from newsspider.extraction.visibility import hidden_class
 
 _CAMEL = re.compile(r"([a-z])([A-Z])")
@@ -153,7 +154,8 @@ def _class_meaning(classes: str | None, ident: str | None) -> ClassMeaning:
         hidden_class(classes) if classes else False,
         tokens & FURNITURE_TOKENS if signal < 0 else frozenset(),
     )
-    if len(_attribute_cache) > _CACHE_LIMIT:
-        _attribute_cache.clear()
-    _attribute_cache[(classes, ident)] = meaning
+    if cacheable(classes, ident):  # bounded in bytes too: values come from arbitrary pages
+        if len(_attribute_cache) > _CACHE_LIMIT:
+            _attribute_cache.clear()
+        _attribute_cache[(classes, ident)] = meaning
     return meaning

@@ -11,12 +11,13 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
-from functools import lru_cache
 from itertools import chain, islice
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from lxml import etree
+
+from newsspider.extraction.caching import short_key_cache
 
 #: Nothing on the web we care about was published before this year.
 MIN_YEAR = 1995
@@ -501,7 +502,7 @@ def _structured(
                 yield parsed
 
 
-@lru_cache(maxsize=4096)
+@short_key_cache(4096)
 def _generic_published_key(key: str) -> bool:
     # Meta names repeat from page to page: the two searches are cached per name.
     return bool(_GENERIC_PUBLISHED_KEY.search(key)) and not _MODIFIED_CUE.search(key)

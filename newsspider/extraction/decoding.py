@@ -1,6 +1,7 @@
 """Bytes to text, the way a careful browser would do it.
 
-Order: byte-order mark; valid UTF-8 (a page that decodes as UTF-8 is UTF-8 whatever its label
+Order: byte-order mark; a UTF-16/32 label from the caller when the bytes carry its NULs; valid
+UTF-8 (a page that decodes as UTF-8 is UTF-8 whatever its label
 says: mislabelled UTF-8 is far more common than text that happens to be valid UTF-8); the
 caller's encoding (the HTTP header); the page's own ``<meta charset>``; statistical detection.
 A declared encoding is only believed when the bytes agree with it, so a wrong label falls through
@@ -17,12 +18,19 @@ from w3lib.encoding import html_body_declared_encoding, read_bom, resolve_encodi
 
 # Multi-byte encodings whose decoders reject foreign bytes, so a strict decode is a real test.
 _MULTIBYTE = frozenset(
-    {"gb18030", "big5hkscs", "big5", "shift_jis", "cp932", "euc_jp", "euc_kr", "cp949", "utf-16"}
+    {"gb18030", "big5hkscs", "big5", "shift_jis", "cp932", "euc_jp", "euc_kr", "cp949"}
 )
 # Single-byte Latin encodings that decode anything, so they need a plausibility check instead.
 _LATIN_SINGLE_BYTE = frozenset({"cp1252", "latin_1", "iso8859_15", "cp1250", "iso8859_2"})
 _DETECT_SAMPLE = 256 * 1024
-_TAGS = re.compile(rb"<[^>]*>")
+# UTF-16/32 without a BOM: the sample in which the NUL bytes of ASCII markup must show.
+_WIDE_SAMPLE = 4096
+_WIDE_CODECS = frozenset({"utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "utf-32-be"})
+# Least share of code units with their NULs where ASCII characters put them (markup, spaces,
+# digits and punctuation give far more, even in Cyrillic or CJK text); other bytes have none.
+_WIDE_MIN_SHARE = 0.05
+# "[^<>]", not "[^>]": with "<" * N and no ">" each "<" would scan to the end (quadratic).
+_TAGS = re.compile(rb"<[^<>]*>")
 _NON_ASCII_LETTER_RUN = re.compile(r"[À-ÿ]{3,}")
 
 
@@ -79,10 +87,41 @@ def _looks_like_mojibake(text: str) -> bool:
     return sum(map(len, runs)) > 200
 
 
+def _zero_share(units: bytes) -> float:
+    return units.count(0) / len(units) if units else 0.0
+
+
+def _wide_codec(data: bytes, codec: str) -> str | None:
+    """The UTF-16/32 codec (with its byte order) that ``data`` really is, or None.
+
+    Almost any even-length bytes decode as UTF-16, so a decode proves nothing: a label is only
+    believed when NUL bytes sit where the encoding puts them for ASCII characters (the page's
+    markup), and not in the other places (a run of NULs is no evidence)."""
+    sample = data[:_WIDE_SAMPLE]
+    if codec.startswith("utf-32"):
+        sample = sample[: len(sample) - len(sample) % 4]
+        # Every code point fits 21 bits: the top byte of each unit is NUL, whatever the text.
+        little = not sample[3::4].strip(b"\x00") and _zero_share(sample[2::4]) >= _WIDE_MIN_SHARE
+        big = not sample[0::4].strip(b"\x00") and _zero_share(sample[1::4]) >= _WIDE_MIN_SHARE
+        orders = {"utf-32-le": little, "utf-32-be": big, "utf-32": little or big}
+        if not sample or not orders[codec]:
+            return None
+        return "utf-32-le" if little and codec != "utf-32-be" else "utf-32-be"
+    sample = sample[: len(sample) - len(sample) % 2]
+    odd, even = _zero_share(sample[1::2]), _zero_share(sample[0::2])
+    little = odd >= _WIDE_MIN_SHARE and even < odd / 4
+    big = even >= _WIDE_MIN_SHARE and odd < even / 4
+    if codec == "utf-16-le":
+        return codec if little else None
+    if codec == "utf-16-be":
+        return codec if big else None
+    return "utf-16-le" if little else "utf-16-be" if big else None
+
+
 def _believe(data: bytes, codec: str) -> str | None:
     """Decode with a declared codec if the bytes are consistent with it, else None."""
-    if codec in ("utf-8", "ascii"):
-        return None  # already tried strictly before any declaration
+    if codec in ("utf-8", "ascii") or codec in _WIDE_CODECS:
+        return None  # already tried before any declaration (`_declared_wide`)
     if codec in _MULTIBYTE:
         strict = _strict_decode(data, codec)
         if strict is not None:
@@ -113,14 +152,21 @@ def decode_html(data: bytes, encoding: str | None = None) -> DecodedPage:
         text = data[len(bom) :].decode(bom_codec, errors="replace")
         return DecodedPage(text, bom_codec, None, "bom")
 
+    declared = _codec_name(encoding)
+    if declared in _WIDE_CODECS:
+        # Before the UTF-8 test: UTF-16 of ASCII text is valid UTF-8 (with NULs).
+        wide = _wide_codec(data, declared)
+        if wide is not None:
+            return DecodedPage(data.decode(wide, errors="replace"), wide, None, "declared")
+        declared = None  # a UTF-16/32 label on bytes that are not: no evidence at all
     if data.isascii():
-        return DecodedPage(data.decode("ascii"), _codec_name(encoding) or "utf-8", data, "utf-8")
+        return DecodedPage(data.decode("ascii"), declared or "utf-8", data, "utf-8")
     utf8 = _utf8_text(data)
     if utf8 is not None:
         return DecodedPage(utf8[0], "utf-8", utf8[1], "utf-8")
 
     declarations: tuple[tuple[str | None, str], ...] = (
-        (encoding, "declared"),
+        (declared, "declared"),
         (html_body_declared_encoding(data), "meta"),
     )
     for label, source in declarations:

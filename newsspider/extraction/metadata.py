@@ -11,13 +11,13 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import lru_cache
 from itertools import islice
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 
+from newsspider.extraction.caching import short_key_cache
 from newsspider.extraction.dates import find_dates
 from newsspider.extraction.title import choose_title, clean_text, element_text
 
@@ -331,7 +331,7 @@ def _authors(
     return _byline_authors(headline) if headline is not None else ()
 
 
-@lru_cache(maxsize=2048)
+@short_key_cache(2048)
 def _author_class(value: str) -> bool:
     return _AUTHOR_CLASS_RE.search(value) is not None
 

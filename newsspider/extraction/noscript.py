@@ -22,6 +22,15 @@ SHELL_MAX_PROSE = 1000
 #: The unwrapped page replaces the visible one when it holds this many times its prose.
 SHELL_FACTOR = 10
 _MARKERS = ("<noscript", "<NOSCRIPT")
+#: The page's bytes are kept for a second parse only up to this size: extraction otherwise
+#: releases them before it starts (memory per MB of input), and script shells are small.
+KEEP_SOURCE_MAX = 2 * 1024 * 1024
+
+
+def source_for_rendering(data: bytes) -> bytes | None:
+    """``data`` when a later `crawler_rendering` could use it (it has ``<noscript>`` and is
+    small enough to keep alive), else None."""
+    return data if len(data) <= KEEP_SOURCE_MAX and _has_noscript(data) else None
 
 
 def _has_noscript(source: str | bytes) -> bool:

@@ -15,6 +15,7 @@ import re
 
 from lxml import etree
 
+from newsspider.extraction.caching import cacheable
 from newsspider.extraction.class_words import (
     OVERLAY,
     OVERLAY_TOKENS,
@@ -56,7 +57,7 @@ def _tag_kind(tag: str) -> int:
     if kind is None:
         # Custom elements (<article-body>, <amp-story>) are containers more often than inline.
         kind = _BLOCK if "-" in tag else _INLINE
-        if len(_tag_kinds) < 10_000:
+        if len(_tag_kinds) < 10_000 and cacheable(tag):
             _tag_kinds[tag] = kind
     return kind
 
@@ -305,9 +306,10 @@ def _hidden_inline_class(classes: str) -> bool:
     hidden = _inline_hidden_cache.get(classes)
     if hidden is None:
         hidden = hidden_class(classes)
-        if len(_inline_hidden_cache) > 10_000:
-            _inline_hidden_cache.clear()
-        _inline_hidden_cache[classes] = hidden
+        if cacheable(classes):  # bounded in bytes too: values come from arbitrary pages
+            if len(_inline_hidden_cache) > 10_000:
+                _inline_hidden_cache.clear()
+            _inline_hidden_cache[classes] = hidden
     return hidden
 
 

@@ -6,11 +6,12 @@ import html
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 
 from lxml import etree
+
+from newsspider.extraction.caching import short_key_cache
 
 #: Meta keys (lower-cased) that carry the headline, best first.
 TITLE_META = (
@@ -47,7 +48,7 @@ _ENTITY_RE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z][a-zA-Z0
 _SKELETON_RE = re.compile(r"[\W_]+")
 
 
-@lru_cache(maxsize=512)
+@short_key_cache(512)
 def _norm(text: str) -> str:
     text = unicodedata.normalize("NFKC", text).casefold()
     return " ".join(text.split()).strip(_PUNCT_EDGES)
@@ -66,7 +67,7 @@ def _unescape(match: re.Match[str]) -> str:
     return html.unescape(match.group())
 
 
-@lru_cache(maxsize=512)
+@short_key_cache(512)
 def _skeleton(text: str) -> str:
     return _SKELETON_RE.sub("", unicodedata.normalize("NFKC", text).casefold())
 
@@ -83,12 +84,12 @@ def element_text(el: Any) -> str:
     return clean_text("".join(parts))
 
 
-@lru_cache(maxsize=1024)
+@short_key_cache(1024)
 def _bigrams(text: str) -> frozenset[str]:
     return frozenset({text[i : i + 2] for i in range(len(text) - 1)} or {text})
 
 
-@lru_cache(maxsize=1024)
+@short_key_cache(1024)
 def _similar(a: str, b: str) -> float:
     """Dice similarity of character bigrams: cheap, script-neutral, order-tolerant."""
     na, nb = _norm(a), _norm(b)
@@ -100,7 +101,7 @@ def _similar(a: str, b: str) -> float:
     return 2 * len(ba & bb) / (len(ba) + len(bb))
 
 
-@lru_cache(maxsize=256)
+@short_key_cache(256)
 def _site_tokens(site_name: str | None, url: str | None) -> tuple[str, ...]:
     """Normalised names a site goes by: og:site_name and the registrable part of the host."""
     tokens: list[str] = []
@@ -159,7 +160,7 @@ def _pieces(pattern: re.Pattern[str], title: str) -> tuple[str, ...]:
     return tuple(p for p in (s.strip() for s in pattern.split(title)) if p)
 
 
-@lru_cache(maxsize=512)
+@short_key_cache(512)
 def _split(title: str) -> tuple[str, ...]:
     """The title's pieces at its outermost separators (CJK "_" only when there are none)."""
     parts = _pieces(_SEP_RE, title)
@@ -168,7 +169,7 @@ def _split(title: str) -> tuple[str, ...]:
     return parts
 
 
-@lru_cache(maxsize=512)
+@short_key_cache(512)
 def _split_all(title: str) -> tuple[str, ...]:
     """The title's pieces at every separator, for matching a heading against one of them."""
     parts = _pieces(_SEP_RE, title)
@@ -187,7 +188,7 @@ def strip_site_name(
     return _strip_site_name(title, site_name, url, anchor)
 
 
-@lru_cache(maxsize=512)
+@short_key_cache(512)
 def _strip_site_name(title: str, site_name: str | None, url: str | None, anchor: str) -> str:
     # Cached: choose_title asks the same question once per heading and reference.
     if anchor and len(_split_all(title)) > 1:
@@ -465,7 +466,7 @@ def _piece_index(text: str, title: str) -> int:
     return max(range(len(parts)), key=lambda i: _similar(parts[i], text))
 
 
-@lru_cache(maxsize=256)
+@short_key_cache(256)
 def _agreement(heading: str, ref: str, site_name: str | None, url: str | None) -> float:
     """How well a heading matches a title, ignoring the site name the title may carry."""
     h = _norm(heading)
