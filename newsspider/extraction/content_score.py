@@ -349,15 +349,15 @@ def _decide(markup: str, blocks: _Blocks, limits: Thresholds) -> PageVerdict:
     # left to the pipeline: so is an article of one-sentence paragraphs between inline links),
     # and no declaration of an article (og:type, JSON-LD; evaluated last, and only for pages
     # with many links: the decision needs it nowhere else).
-    listing = (
+    scattered = (
         blocks.link_blocks >= limits.listing_links
         and blocks.best_run < limits.listing_share * total
         and blocks.best_run < limits.listing_dominance * blocks.second_run
-        and blocks.link_text >= limits.listing_link_ratio * blocks.text
         and not _declares_article(markup)
     )
-    if blocks.best_run >= limits.min_text and not listing:
+    if blocks.best_run >= limits.min_text and not scattered:
         return verdict(True, None)
+    listing = scattered and blocks.link_text >= limits.listing_link_ratio * blocks.text
     # Not kept: say why, as precisely as the cheap evidence allows.
     tagged = _split_at_last_tag(markup)[0]
     title = _element_content(tagged, _TITLE_START, _TITLE_END)
@@ -367,12 +367,21 @@ def _decide(markup: str, blocks: _Blocks, limits: Thresholds) -> PageVerdict:
         return verdict(False, "soft_404")
     if listing:
         return verdict(False, "listing")
+    if blocks.best_run >= limits.min_text:
+        return verdict(True, None)  # a long run among many links: the pipeline decides
     if _PASSWORD_INPUT.search(markup) is not None:
         return verdict(False, "login")
     plain = blocks.plain_text()
     # A wall talks about consent again and again; a page merely carrying a cookie banner once.
     if len(_CONSENT_WORDS.findall(plain)) >= _CONSENT_MIN_HITS:
         return verdict(False, "consent")
+    # No run of min_text, many link blocks, more text in links than outside them.
+    if (
+        blocks.link_blocks >= limits.listing_links
+        and blocks.link_text >= limits.listing_link_ratio * blocks.text
+        and not _declares_article(markup)
+    ):
+        return verdict(False, "listing")
     if blocks.text >= limits.min_text:
         return verdict(True, None)  # enough text in short runs: the pipeline decides
     if _LOGIN_WORDS.search(plain) or _LOGIN_WORDS.search(headline):
