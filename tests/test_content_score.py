@@ -403,3 +403,12 @@ def test_block_stats_match_the_reference_on_fixture_pages(path: str) -> None:
     b = content_score._visible_block_stats(markup)
     visible = (b.text, b.link_text, b.link_blocks, b.best_run, b.second_run, b.plain_text())
     assert visible == _reference(stripped)
+
+
+def test_doubtful_pages_are_kept_but_not_article_shaped() -> None:
+    # The site spider tells articles from listings by `article_shaped`, not by `keep`.
+    story = "<p>" + "A long news item sentence for the article body. " * 12 + "</p>"
+    article = score_page(_templated(f"<article><h1>Headline</h1>{story}</article>"), "text/html")
+    assert article.keep and article.article_shaped
+    listing = score_page(_page("/index.html")[0], "text/html")
+    assert listing.keep and not listing.article_shaped

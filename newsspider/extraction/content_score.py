@@ -156,6 +156,10 @@ class PageVerdict:
     link_text: float = 0.0
     #: Blocks whose text is mostly link text (menus, headline links).
     link_blocks: int = 0
+    #: True when a main text run stands out (``strong_text`` long, or ``min_text`` and not
+    #: scattered among link blocks): the page reads as an article, not merely "not certainly
+    #: something else". The site spider tells articles from listings with it.
+    article_shaped: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         # Field by field: `dataclasses.asdict` deep-copies, several times slower per page.
@@ -166,6 +170,7 @@ class PageVerdict:
             "text": self.text,
             "link_text": self.link_text,
             "link_blocks": self.link_blocks,
+            "article_shaped": self.article_shaped,
         }
 
 
@@ -343,7 +348,7 @@ def _decide(markup: str, blocks: _Blocks, limits: Thresholds) -> PageVerdict:
     if total < limits.empty_text:
         return verdict(False, "empty")
     if blocks.best_run >= limits.strong_text:
-        return verdict(True, None)
+        return verdict(True, None, article_shaped=True)
     # A listing for certain: headline links everywhere, no run standing out, more text in the
     # links than outside them (a teaser listing whose summaries outweigh their headlines is
     # left to the pipeline: so is an article of one-sentence paragraphs between inline links),
@@ -356,7 +361,7 @@ def _decide(markup: str, blocks: _Blocks, limits: Thresholds) -> PageVerdict:
         and not _declares_article(markup)
     )
     if blocks.best_run >= limits.min_text and not scattered:
-        return verdict(True, None)
+        return verdict(True, None, article_shaped=True)
     listing = scattered and blocks.link_text >= limits.listing_link_ratio * blocks.text
     # Not kept: say why, as precisely as the cheap evidence allows.
     tagged = _split_at_last_tag(markup)[0]
@@ -570,6 +575,10 @@ class _Verdict:
     def __init__(self, blocks: _Blocks) -> None:
         self._blocks = blocks
 
-    def __call__(self, keep: bool, reason: str | None) -> PageVerdict:
+    def __call__(
+        self, keep: bool, reason: str | None, *, article_shaped: bool = False
+    ) -> PageVerdict:
         b = self._blocks
-        return PageVerdict(keep, reason, b.best_run, b.text, b.link_text, b.link_blocks)
+        return PageVerdict(
+            keep, reason, b.best_run, b.text, b.link_text, b.link_blocks, article_shaped
+        )
