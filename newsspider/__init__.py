@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from newsspider.extraction import ALGORITHMS, PAGE_TYPES, Article, extract
+from newsspider.extraction import ALGORITHMS, PAGE_TYPES, Article, Explanation, explain, extract
 
 if TYPE_CHECKING:
     from newsspider.addon import Addon
@@ -20,8 +20,10 @@ __all__ = [
     "Addon",
     "Article",
     "ArticleItem",
+    "Explanation",
     "PageItem",
     "article_callback",
+    "explain",
     "extract",
 ]
 __version__ = "0.1.0"

@@ -1,6 +1,8 @@
 """The ``newsspider`` command: extract pages without Scrapy, run the demo, print the schema.
 
     newsspider extract PAGE.html | FOLDER | URL | -    one JSON line per page on stdout
+    newsspider explain PAGE.html|URL [-o report.html] [--json]
+                                                        why: the body, container, sources
     newsspider warc FILE.warc.gz [...] -o OUT.jsonl [--jobs N]   articles from WARC archives
     newsspider demo [--out DIR]                         crawl the bundled sample site offline
     newsspider schema                                   JSON Schema of the records
@@ -26,7 +28,7 @@ from pathlib import Path
 from typing import TextIO
 
 from newsspider import __version__
-from newsspider.extraction import ALGORITHMS, extract
+from newsspider.extraction import ALGORITHMS, Article, Explanation, extract
 from newsspider.items import ArticleItem
 from newsspider.settings_defaults import DEFAULTS, MIN_CONFIDENCE
 
@@ -70,6 +72,15 @@ def _parser() -> argparse.ArgumentParser:
     ext.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                      help="progress bar on stderr (default: when it is a terminal)")  # fmt: skip
     ext.set_defaults(func=_cmd_extract)
+
+    why = sub.add_parser("explain", help="show why a page's body, metadata and confidence came out")
+    why.add_argument("input", metavar="PATH|URL|-")
+    why.add_argument("-o", "--output", type=Path, metavar="REPORT.html",
+                     help="write the HTML report here (default: print the summary)")  # fmt: skip
+    why.add_argument("--json", action="store_true", help="print the explanation as JSON")
+    why.add_argument("--url", help="the page's URL, for stdin or a file (resolves links)")
+    why.add_argument("--encoding", help="the page's encoding when known (else sniffed)")
+    why.set_defaults(func=_cmd_explain)
 
     warc = sub.add_parser("warc", help="extract articles from WARC files (needs FastWARC)")
     warc.add_argument("files", nargs="+", type=Path, metavar="FILE.warc[.gz]")
@@ -224,6 +235,54 @@ def _cmd_extract(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return 1 if failed else 0
+
+
+# --- explain --------------------------------------------------------------------------------
+
+
+def _cmd_explain(args: argparse.Namespace) -> int:
+    from newsspider.explain_report import render_report
+    from newsspider.extraction.explain import explain
+
+    try:
+        data, fetched_url, transport_encoding = _read(args.input, sys.stdin)
+    except InputError as exc:
+        print(f"newsspider explain: {exc}", file=sys.stderr)
+        return 1
+    url = fetched_url or args.url
+    if url is None and args.input != "-":
+        url = Path(args.input).resolve().as_uri()
+    article, explanation = explain(data, url=url, encoding=args.encoding or transport_encoding)
+    if args.output is not None:
+        try:
+            args.output.write_text(render_report(article, explanation), encoding="utf-8")
+        except OSError as exc:
+            print(f"newsspider explain: {args.output}: cannot write ({exc})", file=sys.stderr)
+            return 1
+    if args.json:
+        print(explanation.to_json())
+    elif args.output is None:
+        _print_summary(article, explanation)
+    else:
+        print(f"newsspider explain: report written to {args.output}", file=sys.stderr)
+    return 0
+
+
+def _print_summary(article: Article, explanation: Explanation) -> None:
+    """A few lines for the terminal: the verdicts and every left-out block's reason."""
+    out = sys.stdout
+    out.write(f"page type {article.page_type}, confidence {article.confidence:.3f}, ")
+    out.write(f"content filter {'keep' if explanation.content_filter.get('keep') else 'drop'}\n")
+    if explanation.container is not None:
+        c = explanation.container
+        out.write(f"container {c.path} ({c.score:g}), runner-up {c.runner_up_path} ")
+        out.write(f"({c.runner_up_score:g})\n")
+    for source in explanation.metadata:
+        out.write(f"{source.field}: {source.value!r} from {source.source}\n")
+    for block in explanation.blocks:
+        mark = "BODY" if block.in_body else (block.reason or "-")
+        text = " ".join(block.text.split())[:70]
+        out.write(f"  {mark:<20} {block.value:>8.1f}  {text}\n")
 
 
 # --- warc -----------------------------------------------------------------------------------

@@ -31,17 +31,21 @@ from collections.abc import Callable
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Self, TypeVar
 
 from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.utils.misc import load_object
 from twisted.internet.defer import Deferred
 
+from newsspider.explain_report import write_report
 from newsspider.extraction.api import ALGORITHMS, DEFAULT_MAX_BYTES
 from newsspider.extraction.article import PAGE_TYPES, Article
 from newsspider.items import ArticleItem, PageItem
 from newsspider.settings_defaults import (
     DEFAULTS,
+    EXPLAIN_DIR,
+    EXPLAIN_MAX,
     EXTRACT_ALGORITHM,
     EXTRACT_FUNCTION,
     EXTRACT_MAX_BYTES,
@@ -70,6 +74,8 @@ _ARTICLE_COUNT = _STATS + "article_count"
 _FLAGGED_COUNT = _STATS + "flagged_count"
 _RESTART_COUNT = _STATS + "pool_restart_count"
 _TRUNCATED_COUNT = _STATS + "truncated_response_count"
+_EXPLAIN_COUNT = _STATS + "explain_report_count"
+_EXPLAIN_ERROR_COUNT = _STATS + "explain_error_count"
 _PAGE_TYPE_COUNT = {t: f"{_STATS}page_type_count/{t}" for t in PAGE_TYPES}
 
 
@@ -87,6 +93,8 @@ class PipelineConfig:
     min_confidence: float = 0.25
     low_confidence: str = "drop"
     truncated_max_confidence: float = 0.2
+    explain_dir: Path | None = None
+    explain_max: int = 100
 
     @classmethod
     def from_settings(cls, settings: Any) -> PipelineConfig:
@@ -106,6 +114,8 @@ class PipelineConfig:
             min_confidence=float(get(MIN_CONFIDENCE)),
             low_confidence=str(get(LOW_CONFIDENCE_ACTION)).lower(),
             truncated_max_confidence=float(get(TRUNCATED_MAX_CONFIDENCE)),
+            explain_dir=Path(get(EXPLAIN_DIR)) if get(EXPLAIN_DIR) else None,
+            explain_max=int(get(EXPLAIN_MAX) or 0),
         )
         # Misconfiguration fails the crawl at start-up, not silently mid-crawl.
         if config.mode not in _MODES:
@@ -118,6 +128,8 @@ class PipelineConfig:
             raise ValueError(
                 f"{EXTRACT_ALGORITHM} must be one of {ALGORITHMS}, got {config.algorithm!r}"
             )
+        if config.explain_max < 0:
+            raise ValueError(f"{EXPLAIN_MAX} must be >= 0, got {config.explain_max}")
         if config.workers < 0:
             raise ValueError(f"{EXTRACT_WORKERS} must be >= 0, got {config.workers}")
         return config
@@ -145,6 +157,7 @@ class ArticlePipeline:
         self._extract: Callable[..., Article] = load_object(config.function)
         self._executor: Executor | None = None
         self._pool: _ProcessPool | None = None
+        self._explained = 0
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> Self:
@@ -187,6 +200,8 @@ class ArticlePipeline:
             stats.inc_value(_TRUNCATED_COUNT)
             confidence = min(confidence, self.config.truncated_max_confidence)
         low = confidence < self.config.min_confidence
+        if low and self.config.explain_dir is not None:
+            await self._explain(item)
         if low and self.config.low_confidence == "drop":
             truncated = article.confidence >= self.config.min_confidence
             reason = "truncated" if truncated else "low_confidence"
@@ -219,6 +234,27 @@ class ArticlePipeline:
             return result
         future = self._ensure_executor().submit(self._extract, *args, **kwargs)
         return await _await_future(future)
+
+    async def _explain(self, page: PageItem) -> None:
+        """Write the explain report of a low-confidence page (bounded count, on a worker thread:
+        it extracts the page again, with the explanation). A failure is logged, never fatal."""
+        folder = self.config.explain_dir
+        if folder is None or self._explained >= self.config.explain_max:
+            return
+        self._explained += 1  # counted when scheduled, so concurrent pages keep the bound
+        reference_time = page.reference_time if self.config.relative_dates else None
+        future = self._ensure_executor().submit(
+            write_report, folder, page.body, page.url, page.encoding,
+            reference_time=reference_time, hints=page.hints or None,
+        )  # fmt: skip
+        try:
+            path = await _await_future(future)
+        except Exception as exc:
+            self.stats.inc_value(_EXPLAIN_ERROR_COUNT)
+            logger.warning("Explain report failed for %s: %r", page.url, exc)
+            return
+        self.stats.inc_value(_EXPLAIN_COUNT)
+        logger.debug("Explain report for %s: %s", page.url, path)
 
     def _ensure_executor(self) -> Executor:
         if self._executor is None:

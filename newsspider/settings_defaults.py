@@ -45,6 +45,11 @@ RELATIVE_DATES: Final = "NEWSSPIDER_RELATIVE_DATES"
 MIN_CONFIDENCE: Final = "NEWSSPIDER_MIN_CONFIDENCE"
 #: "drop" (DropItem at INFO, counted) or "flag" (kept, `low_confidence=True`).
 LOW_CONFIDENCE_ACTION: Final = "NEWSSPIDER_LOW_CONFIDENCE"
+#: A folder: the explain report (``newsspider explain``) of each page below the confidence
+#: threshold is written there, to see what was dropped and why. Unset: no reports.
+EXPLAIN_DIR: Final = "NEWSSPIDER_EXPLAIN_DIR"
+#: At most this many explain reports per crawl.
+EXPLAIN_MAX: Final = "NEWSSPIDER_EXPLAIN_MAX"
 
 # --- content filter (downloader middleware) -------------------------------------------------
 
@@ -104,6 +109,8 @@ DEFAULTS: Final[dict[str, Any]] = {
     RELATIVE_DATES: True,
     MIN_CONFIDENCE: 0.25,
     LOW_CONFIDENCE_ACTION: "drop",
+    EXPLAIN_DIR: None,
+    EXPLAIN_MAX: 100,
     CONTENT_FILTER_ENABLED: True,
     CONTENT_FILTER_SCOPE: "marked",
     CONTENT_FILTER_REASONS: list(FILTER_REASONS),

@@ -2,5 +2,6 @@
 
 from newsspider.extraction.api import ALGORITHMS, extract
 from newsspider.extraction.article import PAGE_TYPES, Article
+from newsspider.extraction.explain import Explanation, explain
 
-__all__ = ["ALGORITHMS", "PAGE_TYPES", "Article", "extract"]
+__all__ = ["ALGORITHMS", "PAGE_TYPES", "Article", "Explanation", "explain", "extract"]

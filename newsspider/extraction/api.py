@@ -29,6 +29,7 @@ from newsspider.extraction.pagetype import (
 from newsspider.extraction.parsing import limit_elements, parse_html
 from newsspider.extraction.scoring import choose_container
 from newsspider.extraction.segments import segment_page
+from newsspider.extraction.stages import StageRecord
 from newsspider.extraction.strategies import STRATEGIES, StrategyInput
 from newsspider.extraction.threads import thread_selection
 from newsspider.extraction.trimming import trim_edges
@@ -51,6 +52,7 @@ def extract(
     hints: Mapping[str, Any] | None = None,
     algorithm: str = "default",
     max_bytes: int | None = DEFAULT_MAX_BYTES,
+    record: StageRecord | None = None,
 ) -> Article:
     """Extract the article from one page. Never raises on any page content.
 
@@ -61,6 +63,7 @@ def extract(
     hints: metadata from elsewhere (a feed entry, a sitemap): ``title``, ``date``, ``authors``.
     algorithm: one of `ALGORITHMS` (a `ValueError` for any other name: that is a caller bug).
     max_bytes: parse at most this many bytes of the page (None: no limit).
+    record: filled with the stages' results when given (`newsspider.explain` reads them).
     """
     if algorithm not in ALGORITHMS:
         raise ValueError(f"unknown algorithm {algorithm!r}; choose from {', '.join(ALGORITHMS)}")
@@ -73,6 +76,7 @@ def extract(
             hints=hints,
             max_bytes=max_bytes,
             algorithm=algorithm,
+            record=record,
         )
     except Exception:  # the promise is "never raises": a bug becomes a flagged, empty result
         logger.exception("newsspider: extraction failed for %s", url)
@@ -88,6 +92,7 @@ def _extract(
     hints: Mapping[str, Any] | None,
     max_bytes: int | None,
     algorithm: str = "default",
+    record: StageRecord | None = None,
 ) -> Article:
     warnings: list[str] = []
     root, used_encoding, not_text, shell_source = _parse(html, encoding, max_bytes, warnings)
@@ -104,13 +109,22 @@ def _extract(
     if shell_source is not None:
         page = crawler_rendering(shell_source, page) or page
         del shell_source
+    if record is not None:
+        record.metadata, record.page = metadata, page
     if algorithm == "default":
         choice = choose_container(page)
         if choice is None:
             return _without_body(url, used_encoding, metadata, warnings)
-        selection = thread_selection(page, choice) or trim_edges(
-            page, select_body(page, choice), metadata.title, metadata.authors
-        )
+        thread = thread_selection(page, choice)
+        if thread is not None:
+            selection = thread
+        else:
+            untrimmed = select_body(page, choice)
+            selection = trim_edges(page, untrimmed, metadata.title, metadata.authors)
+            if record is not None:
+                record.untrimmed = untrimmed
+        if record is not None:
+            record.choice, record.thread = choice, thread is not None
         runner_up_ratio = choice.runner_up / choice.score if choice.score > 0 else 1.0
         furniture: Sequence[bool] | None = choice.furniture.segments
     else:
@@ -130,6 +144,10 @@ def _extract(
     features = confidence_features(
         shape, metadata.is_article_hint, agreement, runner_up_ratio, page_type
     )
+    if record is not None:
+        record.selection, record.runner_up_ratio = selection, runner_up_ratio
+        record.signals, record.shape, record.features = signals, shape, features
+        record.is_article_hint, record.structured_agreement = metadata.is_article_hint, agreement
     return Article(
         url=url,
         body=text,

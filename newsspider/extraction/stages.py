@@ -1,0 +1,37 @@
+"""What the extraction stages produced for one page, kept only when an explanation is asked for.
+
+`extract` fills a `StageRecord` when one is passed down (`newsspider.explain` does); the default
+path passes none and pays one ``is not None`` test per stage. The record holds references to
+results the stages built anyway: recording copies nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from newsspider.extraction.assembly import BodySelection
+from newsspider.extraction.metadata import PageMetadata
+from newsspider.extraction.page_model import PageSegments
+from newsspider.extraction.pagetype import BodyShape, PageSignals
+from newsspider.extraction.scoring import ContainerChoice
+
+
+@dataclass(slots=True)
+class StageRecord:
+    """The stage results of one `extract` call; a field stays None when its stage did not run."""
+
+    source: str | bytes | None = None
+    metadata: PageMetadata | None = None
+    page: PageSegments | None = None
+    choice: ContainerChoice | None = None
+    #: The body as assembled from the container, before the edge lines were trimmed.
+    untrimmed: BodySelection | None = None
+    selection: BodySelection | None = None
+    #: The body is the posts of a forum thread (`threads.thread_selection`).
+    thread: bool = False
+    runner_up_ratio: float = 0.0
+    signals: PageSignals | None = None
+    shape: BodyShape | None = None
+    is_article_hint: bool | None = None
+    structured_agreement: float | None = None
+    features: tuple[float, ...] | None = None
