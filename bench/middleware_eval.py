@@ -481,7 +481,7 @@ def report(samples: list[Sample], failed: Counter[str]) -> list[str]:
     wrong = [s for s in articles if s.dropped]
     if wrong:
         out += ["### Every dropped article page", ""]
-        out += ["| corpus | id | reason | pipeline confidence ≥ 0.3 | page_type | url |"]
+        out += [f"| corpus | id | reason | pipeline confidence ≥ {MIN_CONFIDENCE} | page_type | url |"]
         out += ["|---|---|---|---|---|---|"]
         for s in wrong:
             out.append(
