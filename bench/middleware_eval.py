@@ -481,7 +481,8 @@ def report(samples: list[Sample], failed: Counter[str]) -> list[str]:
     wrong = [s for s in articles if s.dropped]
     if wrong:
         out += ["### Every dropped article page", ""]
-        out += [f"| corpus | id | reason | pipeline confidence ≥ {MIN_CONFIDENCE} | page_type | url |"]
+        kept = f"pipeline confidence ≥ {MIN_CONFIDENCE}"
+        out += [f"| corpus | id | reason | {kept} | page_type | url |"]
         out += ["|---|---|---|---|---|---|"]
         for s in wrong:
             out.append(
