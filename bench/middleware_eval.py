@@ -62,12 +62,14 @@ from lxml import etree
 from bench.corpus import OTHER_GROUP, Page, available_corpora, corpora_root, load_corpus
 from bench.negative_pages import generate
 from newsspider.extraction.decoding import decode_html
+from newsspider.settings_defaults import DEFAULTS
+from newsspider.settings_defaults import MIN_CONFIDENCE as MIN_CONFIDENCE_SETTING
 
 POSITIVE = "article"
 NEGATIVE = "non-article"
 MIN_REMOVED_TEXT = 15
 MAX_REMAINING_SHARE = 0.2
-MIN_CONFIDENCE = 0.3  # the pipeline default
+MIN_CONFIDENCE = float(DEFAULTS[MIN_CONFIDENCE_SETTING])  # the pipeline default
 
 
 @dataclass(slots=True)
@@ -479,7 +481,8 @@ def report(samples: list[Sample], failed: Counter[str]) -> list[str]:
     wrong = [s for s in articles if s.dropped]
     if wrong:
         out += ["### Every dropped article page", ""]
-        out += ["| corpus | id | reason | pipeline confidence ≥ 0.3 | page_type | url |"]
+        kept = f"pipeline confidence ≥ {MIN_CONFIDENCE}"
+        out += [f"| corpus | id | reason | {kept} | page_type | url |"]
         out += ["|---|---|---|---|---|---|"]
         for s in wrong:
             out.append(

@@ -30,6 +30,7 @@ from typing import TextIO
 from newsspider import __version__
 from newsspider.extraction import ALGORITHMS, Article, Explanation, extract
 from newsspider.items import ArticleItem
+from newsspider.settings_defaults import DEFAULTS, MIN_CONFIDENCE
 
 HTML_SUFFIXES = frozenset({".html", ".htm", ".xhtml", ".shtml"})
 USER_AGENT = f"newsspider/{__version__} (+https://github.com/newsspider/newsspider)"
@@ -87,8 +88,9 @@ def _parser() -> argparse.ArgumentParser:
                       help="JSONL output; OUT.jsonl.done lists the finished files")  # fmt: skip
     warc.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
                       help="worker processes (default: the CPU count)")  # fmt: skip
-    warc.add_argument("--min-confidence", type=float, default=0.3, metavar="X",
-                      help="keep records with confidence >= X (default 0.3)")  # fmt: skip
+    warc.add_argument("--min-confidence", type=float, default=DEFAULTS[MIN_CONFIDENCE],
+                      metavar="X", help="keep records with confidence >= X "
+                      f"(default {DEFAULTS[MIN_CONFIDENCE]}, the pipeline's)")  # fmt: skip
     warc.add_argument("--algorithm", choices=ALGORITHMS, default="default")
     warc.add_argument("--restart", action="store_true",
                       help="ignore OUT.jsonl.done and start over (default: resume)")  # fmt: skip

@@ -90,7 +90,7 @@ class PipelineConfig:
     max_bytes: int | None = DEFAULT_MAX_BYTES
     function: str = "newsspider.extraction.api.extract"
     relative_dates: bool = True
-    min_confidence: float = 0.3
+    min_confidence: float = 0.25
     low_confidence: str = "drop"
     truncated_max_confidence: float = 0.2
     explain_dir: Path | None = None

@@ -107,7 +107,7 @@ DEFAULTS: Final[dict[str, Any]] = {
     EXTRACT_MAX_BYTES: None,
     EXTRACT_FUNCTION: "newsspider.extraction.api.extract",
     RELATIVE_DATES: True,
-    MIN_CONFIDENCE: 0.3,
+    MIN_CONFIDENCE: 0.25,
     LOW_CONFIDENCE_ACTION: "drop",
     EXPLAIN_DIR: None,
     EXPLAIN_MAX: 100,

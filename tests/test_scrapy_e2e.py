@@ -17,6 +17,7 @@ from support.crawl import CrawlResult, run_crawl
 from support.server import CANDIDATES, SiteServer, serve
 
 from newsspider.items import ArticleItem
+from newsspider.settings_defaults import DEFAULTS, MIN_CONFIDENCE
 
 FILTER_DROPS = Counter(reason for reason in CANDIDATES.values() if reason)
 KEPT = [path for path, reason in CANDIDATES.items() if reason is None]
@@ -110,7 +111,7 @@ def test_feed_items_are_article_items(crawl_b: tuple[CrawlResult, SiteServer]) -
         assert list(item) == FIELD_ORDER
         assert isinstance(item["body"], str)
         assert item["fetched_at"]
-        assert item["low_confidence"] is (item["confidence"] < 0.3)
+        assert item["low_confidence"] is (item["confidence"] < DEFAULTS[MIN_CONFIDENCE])
 
 
 def test_process_pool_flag_mode_and_errors(crawl_b: tuple[CrawlResult, SiteServer]) -> None:

@@ -134,7 +134,9 @@ class SiteSpider(NewsSpider):
         verdict = score_page(
             response.body, raw_type.decode("latin-1") if raw_type else None, response.encoding
         )
-        return verdict.keep
+        # Not `keep`: the filter keeps doubtful pages for the pipeline to judge; a listing
+        # read as an article would end the crawl's descent here.
+        return verdict.article_shaped
 
     def parse_article(self, response: Response, hints: dict[str, Any]) -> Iterator[Any]:
         if response.meta.get(_FROM_ARTICLE):
