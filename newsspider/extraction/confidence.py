@@ -47,7 +47,10 @@ FEATURE_NAMES = (
     "page_type_other",
 )
 
-MODEL_PATH = Path(str(resources.files("newsspider") / "models" / "confidence.json"))
+#: Read through importlib.resources, which also works inside a zipped egg (Scrapyd's); the
+#: file-system path is for `bench.fit_confidence --write` in a source checkout.
+_MODEL_RESOURCE = resources.files("newsspider") / "models" / "confidence.json"
+MODEL_PATH = Path(str(_MODEL_RESOURCE))
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +69,7 @@ class LogisticModel:
 
 
 def _load_models() -> tuple[LogisticModel, LogisticModel]:
-    stored = json.loads(MODEL_PATH.read_text(encoding="utf-8"))
+    stored = json.loads(_MODEL_RESOURCE.read_text(encoding="utf-8"))
     models = []
     for name in ("article_present", "body_good"):
         model = stored[name]
