@@ -41,7 +41,6 @@ Absolute speeds depend on the machine and its load: compare within one run.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
 import random
@@ -49,7 +48,6 @@ import resource
 import statistics
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
@@ -57,6 +55,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bench.filler import WORDS
+from bench.loopback import http_response, serve_responses
 
 MODES: dict[str, dict[str, Any]] = {
     "off": {"NEWSSPIDER_PIPELINE_ENABLED": False, "NEWSSPIDER_CONTENT_FILTER_ENABLED": False},
@@ -113,49 +112,17 @@ def listing_count(pages: int) -> int:
     return (pages + LINKS_PER_LISTING - 1) // LINKS_PER_LISTING
 
 
-def _response(status: bytes, body: bytes) -> bytes:
-    head = (
-        b"HTTP/1.1 " + status + b"\r\nContent-Type: text/html; charset=utf-8\r\n"
-        b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n"
-    )
-    return head + body
-
-
 @contextmanager
 def serve(pages: int) -> Iterator[str]:
     """Serve the site on 127.0.0.1 from a thread: pre-rendered responses, keep-alive."""
     responses: dict[bytes, bytes] = {
-        f"/a/{i}.html".encode(): _response(b"200 OK", article_page(i)) for i in range(pages)
+        f"/a/{i}.html".encode(): http_response(article_page(i)) for i in range(pages)
     }
     for i in range(listing_count(pages)):
-        responses[f"/list/{i}.html".encode()] = _response(b"200 OK", listing_page(i, pages))
-    not_found = _response(b"404 Not Found", b"not found")
-
-    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            while True:
-                request = await reader.readuntil(b"\r\n\r\n")  # GETs only: no request body
-                path = request.split(b" ", 2)[1]
-                writer.write(responses.get(path, not_found))
-                await writer.drain()
-        except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError):
-            pass
-        finally:
-            writer.close()
-
-    loop = asyncio.new_event_loop()
-    server = loop.run_until_complete(asyncio.start_server(handle, "127.0.0.1", 0))
-    thread = threading.Thread(target=loop.run_forever, name="bench-site", daemon=True)
-    thread.start()
-    try:
-        host, port = server.sockets[0].getsockname()[:2]
-        yield f"http://{host}:{port}"
-    finally:
-        loop.call_soon_threadsafe(loop.stop)
-        thread.join()
-        server.close()
-        loop.run_until_complete(server.wait_closed())
-        loop.close()
+        responses[f"/list/{i}.html".encode()] = http_response(listing_page(i, pages))
+    not_found = http_response(b"not found", b"404 Not Found")
+    with serve_responses(lambda path: responses.get(path, not_found)) as site:
+        yield site
 
 
 # --- one crawl (child process) --------------------------------------------------------------

@@ -27,20 +27,19 @@ of newsspider (a directory holding a ``newsspider`` package, e.g. an older commi
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
 import resource
 import subprocess
 import sys
 import tempfile
-import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from bench.crawl_speed import article_page
 from bench.loop_lag import TARGET_MS
+from bench.loopback import http_response, serve_responses
 
 SCENARIOS = ("small", "sitemap", "hostile", "both")
 HOSTILE: dict[str, bytes] = {
@@ -70,53 +69,26 @@ def sitemap(urls: int, hostile: bool, site: str = "") -> bytes:
     ).encode()
 
 
-def _response(body: bytes, content_type: bytes = b"text/html; charset=utf-8") -> bytes:
-    head = b"HTTP/1.1 200 OK\r\nContent-Type: " + content_type + b"\r\n"
-    return head + b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body
-
-
 @contextmanager
 def serve(documents: Callable[[str], dict[str, bytes]]) -> Iterator[str]:
     """The site on 127.0.0.1, from a thread: ``documents(site_url)`` (file name -> XML), the
     hostile pages, and articles on demand."""
     fixed: dict[bytes, bytes] = {}
     for name, body in HOSTILE.items():
-        fixed[f"/h/{name}.html".encode()] = _response(body)
+        fixed[f"/h/{name}.html".encode()] = http_response(body)
 
     def answer(path: bytes) -> bytes:
         if path in fixed:
             return fixed[path]
         if path.startswith(b"/a/") and path.endswith(b".html"):
-            return _response(article_page(int(path[3:-5])))
+            return http_response(article_page(int(path[3:-5])))
         return b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n"
 
-    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            while True:
-                request = await reader.readuntil(b"\r\n\r\n")
-                writer.write(answer(request.split(b" ", 2)[1]))
-                await writer.drain()
-        except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError):
-            pass
-        finally:
-            writer.close()
-
-    loop = asyncio.new_event_loop()
-    server = loop.run_until_complete(asyncio.start_server(handle, "127.0.0.1", 0))
-    thread = threading.Thread(target=loop.run_forever, name="bench-site", daemon=True)
-    thread.start()
-    try:
-        host, port = server.sockets[0].getsockname()[:2]
-        site = f"http://{host}:{port}"
+    with serve_responses(answer) as site:
+        # The sitemaps' locs are absolute: they are written once the port is known.
         for name, body in documents(site).items():
-            fixed[f"/{name}".encode()] = _response(body, b"application/xml")
+            fixed[f"/{name}".encode()] = http_response(body, content_type=b"application/xml")
         yield site
-    finally:
-        loop.call_soon_threadsafe(loop.stop)
-        thread.join()
-        server.close()
-        loop.run_until_complete(server.wait_closed())
-        loop.close()
 
 
 def run_child(url: str, articles: int, out: str) -> None:
