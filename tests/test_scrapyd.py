@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -23,6 +22,7 @@ from typing import Any
 import pytest
 from support.news_site import serve_news_site
 from support.server import serve
+from support.services import free_port, running_service
 
 ROOT = Path(__file__).resolve().parent.parent
 USER_PROJECT = Path(__file__).resolve().parent / "support" / "userproject"
@@ -35,13 +35,6 @@ pytestmark = [
         reason="about a minute: set NEWSSPIDER_SLOW_TESTS=1",
     ),
 ]
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 def _get(url: str) -> dict[str, Any]:
@@ -62,7 +55,7 @@ def scrapyd(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if shutil.which("scrapyd", path=str(BIN)) is None:
         pytest.skip("scrapyd is not installed (pip install 'newsspider[scrapyd]')")
     home = tmp_path_factory.mktemp("scrapyd")
-    port = _free_port()
+    port = free_port()
     (home / "scrapyd.conf").write_text(
         "[scrapyd]\n"
         f"bind_address = 127.0.0.1\nhttp_port = {port}\n"
@@ -71,26 +64,14 @@ def scrapyd(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "max_proc = 2\npoll_interval = 0.5\n",
         encoding="utf-8",
     )
-    process = subprocess.Popen(
-        [str(BIN / "scrapyd")], cwd=home, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-    )
     url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if _get(url + "/daemonstatus.json").get("status") == "ok":
-                    break
-            except OSError:
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                error = process.stderr.read().decode(errors="replace") if process.stderr else ""
-                raise RuntimeError(f"scrapyd did not start: {error[-2000:]}")
-            time.sleep(0.2)
+
+    def status_ok() -> bool:
+        return _get(url + "/daemonstatus.json").get("status") == "ok"
+
+    command = [str(BIN / "scrapyd")]
+    with running_service("scrapyd", command, status_ok, timeout=60, poll=0.2, cwd=home):
         yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
 
 
 def _deploy(project_dir: Path, scrapyd: str, project: str) -> None:
