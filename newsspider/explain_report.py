@@ -12,6 +12,11 @@ from typing import Any
 
 from newsspider.extraction.article import Article
 from newsspider.extraction.explain import BlockExplanation, Explanation, explain
+from newsspider.settings_defaults import DEFAULTS, MIN_CONFIDENCE
+
+#: At or above this confidence the header shows it as good (below: doubtful, or "bad" once it
+#: is under the crawl's drop threshold, ``NEWSSPIDER_MIN_CONFIDENCE``).
+GOOD_CONFIDENCE = 0.6
 
 _CSS = """
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Noto Sans CJK SC",
@@ -165,18 +170,30 @@ def _chip(label: str, kind: str = "") -> str:
     return f'<span class="{kind}">{escape(label)}</span>'
 
 
-def render_report(article: Article, explanation: Explanation) -> str:
-    """The whole report as one HTML document."""
+def confidence_kind(confidence: float, min_confidence: float | None = None) -> str:
+    """The header chip's colour: "bad" where the pipeline drops (or flags) the article, i.e.
+    below ``min_confidence`` (default: the ``NEWSSPIDER_MIN_CONFIDENCE`` default)."""
+    threshold = float(DEFAULTS[MIN_CONFIDENCE]) if min_confidence is None else min_confidence
+    if confidence < threshold:
+        return "bad"
+    return "good" if confidence >= max(GOOD_CONFIDENCE, threshold) else "mid"
+
+
+def render_report(
+    article: Article, explanation: Explanation, *, min_confidence: float | None = None
+) -> str:
+    """The whole report as one HTML document; ``min_confidence``: the crawl's drop threshold
+    (None: the setting's default)."""
     verdict = explanation.content_filter
-    confidence_kind = (
-        "good" if article.confidence >= 0.6 else "mid" if article.confidence >= 0.3 else "bad"
-    )
     in_body = sum(b.in_body for b in explanation.blocks)
     chips = [
         _chip(
             f"page type: {article.page_type}", "good" if article.page_type == "article" else "bad"
         ),
-        _chip(f"confidence {article.confidence:.3f}", confidence_kind),
+        _chip(
+            f"confidence {article.confidence:.3f}",
+            confidence_kind(article.confidence, min_confidence),
+        ),
         _chip(
             "content filter: keep"
             if verdict.get("keep")
@@ -239,11 +256,13 @@ def write_report(
     *,
     reference_time: datetime | None = None,
     hints: Mapping[str, Any] | None = None,
+    min_confidence: float | None = None,
 ) -> Path:
     """Explain one page and write its report into `folder` (created if needed): CPU and disk
     work, for a worker thread, never the event loop."""
     article, explanation = explain(html, url, encoding, reference_time=reference_time, hints=hints)
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / report_name(url)
-    path.write_text(render_report(article, explanation), encoding="utf-8")
+    report = render_report(article, explanation, min_confidence=min_confidence)
+    path.write_text(report, encoding="utf-8")
     return path

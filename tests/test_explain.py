@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -13,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from newsspider import Article, cli, explain, extract
-from newsspider.explain_report import render_report
+from newsspider.explain_report import confidence_kind, render_report
 from newsspider.extraction.explain import REASONS, Explanation
+from newsspider.settings_defaults import DEFAULTS, MIN_CONFIDENCE
 
 PAGES = Path(__file__).parent / "fixtures" / "pages"
 NEWS = PAGES / "en_news.html"
@@ -141,6 +143,28 @@ def test_report_highlights_the_body_and_shows_reasons() -> None:
     lowered = report.lower()
     assert "<script" not in lowered and "src=" not in lowered and "<link" not in lowered
     assert "@import" not in lowered and "url(" not in lowered
+
+
+def _confidence_chip(report: str) -> str:
+    start = report.index('<div class="chips">')
+    chip_start = report.index(">confidence ", start)
+    return report[report.rindex("<span", start, chip_start) : chip_start]
+
+
+def test_report_colours_confidence_by_the_drop_threshold() -> None:
+    article, explanation = _explain(NEWS)
+    default = DEFAULTS[MIN_CONFIDENCE]
+    just_above = dataclasses.replace(article, confidence=default + 0.01)
+    just_below = dataclasses.replace(article, confidence=default - 0.01)
+    # Kept by the pipeline's default threshold: not "bad"; dropped by it: "bad".
+    assert 'class="mid"' in _confidence_chip(render_report(just_above, explanation))
+    assert 'class="bad"' in _confidence_chip(render_report(just_below, explanation))
+    # A crawl with a stricter threshold: the same article is one it drops.
+    stricter = render_report(just_above, explanation, min_confidence=default + 0.05)
+    assert 'class="bad"' in _confidence_chip(stricter)
+    assert confidence_kind(0.9) == "good"
+    assert confidence_kind(0.65, min_confidence=0.7) == "bad"
+    assert confidence_kind(0.75, min_confidence=0.7) == "good"
 
 
 def test_report_escapes_page_text() -> None:
