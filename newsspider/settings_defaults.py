@@ -76,6 +76,12 @@ CONTENT_FILTER_STRONG_TEXT: Final = "NEWSSPIDER_CONTENT_FILTER_STRONG_TEXT"
 #: Most URLs read from one sitemap by the ``sitemap`` spider (0: no limit); the rest of the
 #: sitemap is not parsed. The sitemap protocol itself allows 50 000 per file.
 SITEMAP_MAX_URLS: Final = "NEWSSPIDER_SITEMAP_MAX_URLS"
+#: The ``site`` spider's URL patterns (regular expressions searched in link URLs) for every
+#: crawl of a project; the spider argument of the same name (``-a article_allow=...``) wins.
+SITE_ARTICLE_ALLOW: Final = "NEWSSPIDER_SITE_ARTICLE_ALLOW"
+SITE_ARTICLE_DENY: Final = "NEWSSPIDER_SITE_ARTICLE_DENY"
+SITE_LISTING_ALLOW: Final = "NEWSSPIDER_SITE_LISTING_ALLOW"
+SITE_LISTING_DENY: Final = "NEWSSPIDER_SITE_LISTING_DENY"
 #: Confidence ceiling of an article whose response was truncated (Scrapy's ``dataloss`` flag,
 #: a compressed body that ends before its stream does): below the default minimum, so such
 #: articles are dropped as ``truncated``, or kept flagged with ``NEWSSPIDER_LOW_CONFIDENCE=flag``.
@@ -120,6 +126,10 @@ DEFAULTS: Final[dict[str, Any]] = {
     CONTENT_FILTER_LISTING_SHARE: 0.25,
     CONTENT_FILTER_STRONG_TEXT: 1000,
     SITEMAP_MAX_URLS: 50_000,
+    SITE_ARTICLE_ALLOW: None,
+    SITE_ARTICLE_DENY: None,
+    SITE_LISTING_ALLOW: None,
+    SITE_LISTING_DENY: None,
     TRUNCATED_MAX_CONFIDENCE: 0.2,
     REDIS_URL: None,
     REDIS_KEY: "newsspider:%(spider)s",

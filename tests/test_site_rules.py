@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from lxml import html
 from scrapy.http import HtmlResponse, Request
+from scrapy.utils.test import get_crawler
 
 from newsspider.items import PageItem
 from newsspider.spiders._args import SpiderArgumentError
@@ -63,6 +64,38 @@ def test_rules_force_and_forbid_kinds() -> None:
 def test_a_bad_pattern_is_a_bad_argument() -> None:
     with pytest.raises(SpiderArgumentError, match="article_allow is not a valid regular"):
         SiteSpider(url=SITE + "/", article_allow="(unclosed")
+
+
+def _crawled_site_spider(settings: dict[str, Any], **arguments: Any) -> SiteSpider:
+    """The spider as ``scrapy crawl site -s ... -a ...`` builds it."""
+    crawler = get_crawler(SiteSpider, settings)
+    return SiteSpider.from_crawler(crawler, url=SITE + "/", **arguments)
+
+
+def test_patterns_come_from_settings_when_no_argument_is_given() -> None:
+    spider = _crawled_site_spider(
+        {"NEWSSPIDER_SITE_ARTICLE_ALLOW": r"/p/\d+$", "NEWSSPIDER_SITE_LISTING_DENY": "/tag/"}
+    )
+    assert spider.rules.may_be_article(SITE + "/p/1234")
+    assert not spider.rules.may_be_article(SITE + "/2026/03/01/a-long-dated-story.html")
+    assert not spider.rules.may_be_listing(SITE + "/tag/harbour/")
+    assert spider.rules.article_deny is None and spider.rules.listing_allow is None
+    # Without the settings, the classifier alone decides.
+    assert _crawled_site_spider({}).rules == UrlRules()
+
+
+def test_a_spider_argument_wins_over_its_setting() -> None:
+    settings = {"NEWSSPIDER_SITE_ARTICLE_ALLOW": r"/p/\d+$", "NEWSSPIDER_SITE_ARTICLE_DENY": "x"}
+    spider = _crawled_site_spider(settings, article_allow="/story/")
+    assert spider.rules.article_allow is not None
+    assert spider.rules.article_allow.pattern == "/story/"
+    # An empty argument switches the setting's pattern off for this crawl.
+    assert _crawled_site_spider(settings, article_deny="").rules.article_deny is None
+
+
+def test_a_bad_pattern_setting_is_named_in_the_error() -> None:
+    with pytest.raises(SpiderArgumentError, match="NEWSSPIDER_SITE_LISTING_ALLOW"):
+        _crawled_site_spider({"NEWSSPIDER_SITE_LISTING_ALLOW": "(unclosed"})
 
 
 def test_an_image_link_does_not_make_an_article_a_pager() -> None:

@@ -64,11 +64,22 @@ class NewsSpider(scrapy.Spider):
     default_max_pages: ClassVar[int] = 1000
     #: Extra limits a subclass understands: argument name -> default.
     extra_limits: ClassVar[dict[str, int]] = {}
+    #: Arguments a project may set once for every crawl: argument name -> the setting that
+    #: gives it when the ``-a`` argument is not passed (the argument wins, even empty).
+    argument_settings: ClassVar[dict[str, str]] = {}
 
     @classmethod
     def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> Self:
         if crawler.settings.get(REDIS_URL):
             kwargs.setdefault("_seeds_from_redis", True)
+        from_settings = {}
+        for argument, setting in cls.argument_settings.items():
+            value = crawler.settings.get(setting)
+            if kwargs.get(argument) is None and value is not None:
+                kwargs[argument] = value
+                from_settings[argument] = setting
+        if from_settings:
+            kwargs["_argument_sources"] = from_settings
         try:
             spider = super().from_crawler(crawler, *args, **kwargs)
         except SpiderArgumentError as exc:
@@ -114,8 +125,11 @@ class NewsSpider(scrapy.Spider):
         max_articles: str | int | None = None,
         max_pages: str | int | None = None,
         _seeds_from_redis: bool = False,
+        _argument_sources: dict[str, str] | None = None,
         **kwargs: Any,
     ) -> None:
+        #: Arguments that came from a setting (`argument_settings`): name -> setting.
+        self._argument_sources = dict(_argument_sources or {})
         limits = {name: kwargs.pop(name, None) for name in self.extra_limits}
         self._warn_unknown_arguments(kwargs)
         super().__init__(**kwargs)
@@ -135,6 +149,11 @@ class NewsSpider(scrapy.Spider):
         # and the limits' counts. In `self.state` when the job has a JOBDIR: see `_progress`.
         self._progress_now: dict[str, Any] = {"requested": set(), "articles": 0, "pages": 0}
         self._logged_failures: set[str] = set()
+
+    def argument_label(self, name: str) -> str:
+        """How an error names an argument: the setting's name when it came from there."""
+        setting = self._argument_sources.get(name)
+        return f"{name} (from setting {setting})" if setting else name
 
     def _warn_unknown_arguments(self, extra: dict[str, Any]) -> None:
         # Scrapy sets every -a as a spider attribute, so a typo would pass silently. Names of

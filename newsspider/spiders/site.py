@@ -17,7 +17,9 @@ Extra arguments:
     max_pagination  pages followed along one listing's pagination (default 5)
     article_allow, article_deny, listing_allow, listing_deny
                     regular expressions searched in link URLs (`UrlRules`), e.g.
-                    ``-a article_allow=/story/[0-9]+`` ``-a listing_deny=/(tag|author)/``
+                    ``-a article_allow=/story/[0-9]+`` ``-a listing_deny=/(tag|author)/``;
+                    also settings (``NEWSSPIDER_SITE_ARTICLE_ALLOW`` ...) for a project whose
+                    crawls share them: an argument, even empty, wins over its setting
     max_pages defaults to 300 here (listing pages fetched in all).
 """
 
@@ -31,7 +33,13 @@ from scrapy.http import Request, Response, TextResponse
 
 from newsspider.extraction.content_score import score_page
 from newsspider.items import PageItem
-from newsspider.settings_defaults import META_SITE
+from newsspider.settings_defaults import (
+    META_SITE,
+    SITE_ARTICLE_ALLOW,
+    SITE_ARTICLE_DENY,
+    SITE_LISTING_ALLOW,
+    SITE_LISTING_DENY,
+)
 from newsspider.spiders._args import parse_pattern
 from newsspider.spiders._base import NewsSpider
 from newsspider.spiders._dates import date_in_url, is_older
@@ -50,6 +58,12 @@ class SiteSpider(NewsSpider):
     name = "site"
     default_max_pages: ClassVar[int] = 300
     extra_limits: ClassVar[dict[str, int]] = {"max_depth": 3, "max_pagination": 5}
+    argument_settings: ClassVar[dict[str, str]] = {
+        "article_allow": SITE_ARTICLE_ALLOW,
+        "article_deny": SITE_ARTICLE_DENY,
+        "listing_allow": SITE_LISTING_ALLOW,
+        "listing_deny": SITE_LISTING_DENY,
+    }
 
     def __init__(
         self,
@@ -62,10 +76,10 @@ class SiteSpider(NewsSpider):
     ) -> None:
         super().__init__(*args, **kwargs)
         self.rules = UrlRules(
-            parse_pattern("article_allow", article_allow),
-            parse_pattern("article_deny", article_deny),
-            parse_pattern("listing_allow", listing_allow),
-            parse_pattern("listing_deny", listing_deny),
+            parse_pattern(self.argument_label("article_allow"), article_allow),
+            parse_pattern(self.argument_label("article_deny"), article_deny),
+            parse_pattern(self.argument_label("listing_allow"), listing_allow),
+            parse_pattern(self.argument_label("listing_deny"), listing_deny),
         )
         self.hosts = sorted({_site(u) for u in self.start_urls})
         # OffsiteMiddleware keeps redirects and stray requests on these sites.
