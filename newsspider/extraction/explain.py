@@ -471,6 +471,7 @@ def _trim_detail(segment: Segment, metadata: PageMetadata | None) -> str:
 
 
 def _ancestors(page: PageSegments, owner: int, stop: int) -> list[int]:
+    """The blocks enclosing ``owner``, nearest first, up to (not including) ``stop``."""
     found = []
     block_id = page.block_parents[owner]
     while block_id > stop:
@@ -503,11 +504,7 @@ def _runner_up_block(page: PageSegments, choice: ContainerChoice) -> int | None:
     with furniture excluded)."""
     if choice.runner_up <= 0:
         return None
-    ancestors = set()
-    block_id = choice.block
-    while block_id >= 0:
-        ancestors.add(block_id)
-        block_id = page.block_parents[block_id]
+    ancestors = {choice.block, *_ancestors(page, choice.block, -1)}
     end = page.block_ends[choice.block]
     furniture = choice.furniture.blocks
     best, best_score = None, 0.0
@@ -555,9 +552,7 @@ def _metadata_sources(
         return ()
     scan = _scan(root)
     articles, pages, others = _jsonld_objects(scan.jsonld)
-    titles: list[tuple[str, str]] = []
-    for key in _META_TITLE:
-        titles += [(f"meta {key}", v) for v in scan.meta.get(key, ())[:2]]
+    titles = _meta_candidates(scan.meta, _META_TITLE, per_key=2)
     titles += [("JSON-LD headline", str(o["headline"])) for o in articles if o.get("headline")]
     if scan.title:
         titles.append(("<title>", scan.title))
@@ -580,14 +575,12 @@ def _metadata_sources(
             name = person.get("name") if isinstance(person, dict) else person
             if isinstance(name, str):
                 authors.append(("JSON-LD author", name))
-    for key in _META_AUTHOR:
-        authors += [(f"meta {key}", v) for v in scan.meta.get(key, ())[:3]]
+    authors += _meta_candidates(scan.meta, _META_AUTHOR, per_key=3)
 
     languages: list[tuple[str, str]] = []
     if root.get("lang"):
         languages.append(("<html lang>", root.get("lang") or ""))
-    for key in _META_LANGUAGE:
-        languages += [(f"meta {key}", v) for v in scan.meta.get(key, ())[:1]]
+    languages += _meta_candidates(scan.meta, _META_LANGUAGE, per_key=1)
 
     return (
         _field("title", article.title, titles, _same_text, "visible text or a hint"),
@@ -607,6 +600,13 @@ def _metadata_sources(
             "a guess from the script of the text",
         ),
     )
+
+
+def _meta_candidates(
+    meta: Mapping[str, Sequence[str]], keys: Sequence[str], *, per_key: int
+) -> list[tuple[str, str]]:
+    """``("meta KEY", value)`` rows for the first ``per_key`` values of each ``<meta>`` key."""
+    return [(f"meta {key}", value) for key in keys for value in meta.get(key, ())[:per_key]]
 
 
 def _field(
