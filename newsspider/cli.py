@@ -80,6 +80,9 @@ def _parser() -> argparse.ArgumentParser:
     why.add_argument("--json", action="store_true", help="print the explanation as JSON")
     why.add_argument("--url", help="the page's URL, for stdin or a file (resolves links)")
     why.add_argument("--encoding", help="the page's encoding when known (else sniffed)")
+    why.add_argument("--min-confidence", type=float, default=DEFAULTS[MIN_CONFIDENCE],
+                     metavar="X", help="the crawl's drop threshold, marked in the report "
+                     f"(default {DEFAULTS[MIN_CONFIDENCE]}, the pipeline's)")  # fmt: skip
     why.set_defaults(func=_cmd_explain)
 
     warc = sub.add_parser("warc", help="extract articles from WARC files (needs FastWARC)")
@@ -120,6 +123,27 @@ def _parser() -> argparse.ArgumentParser:
 
 def _is_url(text: str) -> bool:
     return text.startswith(("http://", "https://"))
+
+
+def _page_url(item: str, fetched_url: str | None, given_url: str | None) -> str | None:
+    """The URL a page is extracted under: where it was fetched from, the ``--url`` given, or
+    a file's ``file://`` URL (stdin has none)."""
+    url = fetched_url or given_url
+    if url is None and item != "-":
+        url = Path(item).resolve().as_uri()
+    return url
+
+
+def _show_progress(args: argparse.Namespace) -> bool:
+    """``--progress``/``--no-progress`` as given, else only on a terminal."""
+    return bool(args.progress if args.progress is not None else sys.stderr.isatty())
+
+
+def _confidence_in_range(command: str, value: float) -> bool:
+    if 0.0 <= value <= 1.0:
+        return True
+    print(f"newsspider {command}: --min-confidence must be between 0 and 1", file=sys.stderr)
+    return False
 
 
 def _expand(inputs: Sequence[str]) -> Iterator[str]:
@@ -197,16 +221,14 @@ class _Bar:
 
 
 def _cmd_extract(args: argparse.Namespace) -> int:
-    if not 0.0 <= args.min_confidence <= 1.0:
-        print("newsspider extract: --min-confidence must be between 0 and 1", file=sys.stderr)
+    if not _confidence_in_range("extract", args.min_confidence):
         return 2
     try:
         items = list(_expand(args.inputs))
     except InputError as exc:
         print(f"newsspider extract: {exc}", file=sys.stderr)
         return 1
-    show = args.progress if args.progress is not None else sys.stderr.isatty()
-    bar = _Bar(len(items), enabled=show and len(items) > 1)
+    bar = _Bar(len(items), enabled=_show_progress(args) and len(items) > 1)
     failed = skipped = 0
     for item in items:
         try:
@@ -216,9 +238,7 @@ def _cmd_extract(args: argparse.Namespace) -> int:
             print(f"newsspider extract: {exc}", file=sys.stderr)
             bar.step()
             continue
-        url = fetched_url or (args.url if len(items) == 1 else None)
-        if url is None and item != "-":
-            url = Path(item).resolve().as_uri()
+        url = _page_url(item, fetched_url, args.url if len(items) == 1 else None)
         article = extract(
             data, url=url, encoding=args.encoding or transport_encoding, algorithm=args.algorithm
         )
@@ -244,18 +264,19 @@ def _cmd_explain(args: argparse.Namespace) -> int:
     from newsspider.explain_report import render_report
     from newsspider.extraction.explain import explain
 
+    if not _confidence_in_range("explain", args.min_confidence):
+        return 2
     try:
         data, fetched_url, transport_encoding = _read(args.input, sys.stdin)
     except InputError as exc:
         print(f"newsspider explain: {exc}", file=sys.stderr)
         return 1
-    url = fetched_url or args.url
-    if url is None and args.input != "-":
-        url = Path(args.input).resolve().as_uri()
+    url = _page_url(args.input, fetched_url, args.url)
     article, explanation = explain(data, url=url, encoding=args.encoding or transport_encoding)
     if args.output is not None:
         try:
-            args.output.write_text(render_report(article, explanation), encoding="utf-8")
+            report = render_report(article, explanation, min_confidence=args.min_confidence)
+            args.output.write_text(report, encoding="utf-8")
         except OSError as exc:
             print(f"newsspider explain: {args.output}: cannot write ({exc})", file=sys.stderr)
             return 1
@@ -289,8 +310,7 @@ def _print_summary(article: Article, explanation: Explanation) -> None:
 
 
 def _cmd_warc(args: argparse.Namespace) -> int:
-    if not 0.0 <= args.min_confidence <= 1.0:
-        print("newsspider warc: --min-confidence must be between 0 and 1", file=sys.stderr)
+    if not _confidence_in_range("warc", args.min_confidence):
         return 2
     if args.jobs < 1:
         print("newsspider warc: --jobs must be at least 1", file=sys.stderr)
@@ -301,14 +321,13 @@ def _cmd_warc(args: argparse.Namespace) -> int:
         print(f"newsspider warc: needs FastWARC ({exc}); pip install 'newsspider[warc]'",
               file=sys.stderr)  # fmt: skip
         return 2
-    show = args.progress if args.progress is not None else sys.stderr.isatty()
     summary = run_batch(
         args.files,
         args.output,
         jobs=args.jobs,
         min_confidence=args.min_confidence,
         algorithm=args.algorithm,
-        progress=show,
+        progress=_show_progress(args),
         restart=args.restart,
     )
     skipped = ", ".join(f"{n} {reason}" for reason, n in sorted(summary.skipped.items()))
@@ -337,7 +356,7 @@ def _cmd_warc(args: argparse.Namespace) -> int:
 def _cmd_demo(args: argparse.Namespace) -> int:
     from newsspider.demo.runner import print_summary, run_demo
 
-    show = args.progress if args.progress is not None else sys.stderr.isatty()
+    show = _show_progress(args)
     if not args.json:
         print("newsspider demo: serving the sample site on 127.0.0.1, crawling with feed, "
               "sitemap and site spiders...", flush=True)  # fmt: skip

@@ -191,6 +191,18 @@ def test_cli_writes_report_and_prints_json(
     assert cli.main(["explain", str(tmp_path / "missing.html")]) == 1
 
 
+def test_cli_report_marks_the_threshold_given(tmp_path: Path) -> None:
+    article, _ = _explain(NEWS)
+    out = tmp_path / "report.html"
+    above = f"{article.confidence - 0.01:.3f}"
+    assert cli.main(["explain", str(NEWS), "-o", str(out), "--min-confidence", above]) == 0
+    assert 'class="bad"' not in _confidence_chip(out.read_text(encoding="utf-8"))
+    below = f"{min(article.confidence + 0.01, 1.0):.3f}"
+    assert cli.main(["explain", str(NEWS), "-o", str(out), "--min-confidence", below]) == 0
+    assert 'class="bad"' in _confidence_chip(out.read_text(encoding="utf-8"))
+    assert cli.main(["explain", str(NEWS), "--min-confidence", "2"]) == 2
+
+
 def test_crawl_writes_bounded_reports_for_low_confidence_pages(tmp_path: Path) -> None:
     from test_scrapy_pipeline import LISTING_PAGE, make, process
 
