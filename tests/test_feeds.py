@@ -12,6 +12,7 @@ import time
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from support.steps import read_in_steps
 
 from newsspider.spiders._feeds import FeedReader, FeedRepair, clean_text, parse_feed, repair_feed
 
@@ -165,20 +166,10 @@ def test_big_feed_is_read_in_bounded_steps() -> None:
         for i in range(20_000)
     )
     data = b"<rss><channel>" + items + b"</channel></rss>"
-    reader = FeedReader(data, BASE)
-    longest, count, steps = 0.0, 0, 0
-    iterator = reader.batches()
-    while True:
-        start = time.thread_time()
-        batch = next(iterator, None)
-        longest = max(longest, time.thread_time() - start)
-        if batch is None:
-            break
-        steps += 1
-        count += len(batch)
-    assert count == 20_000
-    assert steps >= len(data) // (64 * 1024)
-    assert longest < 0.25
+    steps = read_in_steps(FeedReader(data, BASE).batches())
+    assert len(steps.items) == 20_000
+    assert steps.count >= len(data) // (64 * 1024)
+    assert steps.longest < 0.25
 
 
 _TOKENS = [b"&", b"&amp;", b"&nbsp;", b"&#38;", b"&bogus;", b"<![CDATA[", b"]]>", b"]", b"x", b";"]

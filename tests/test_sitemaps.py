@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import time
+from support.steps import read_in_steps
 
 from newsspider.spiders._sitemaps import SitemapReader, parse_sitemap
 
@@ -25,19 +25,11 @@ def test_big_sitemap_in_bounded_steps_with_news_fields() -> None:
     entry with its news: title and date."""
     data = big_sitemap(20_000)
     reader = SitemapReader(data, "https://big.example/sitemap.xml", max_urls=0)
-    iterator = reader.batches()
-    longest, entries, steps = 0.0, [], 0
-    while True:
-        start = time.thread_time()
-        batch = next(iterator, None)
-        longest = max(longest, time.thread_time() - start)
-        if batch is None:
-            break
-        steps += 1
-        entries.extend(batch)
+    steps = read_in_steps(reader.batches())
+    entries = steps.items
     assert len(entries) == 20_000
-    assert steps >= len(data) // (64 * 1024)
-    assert longest < 0.25
+    assert steps.count >= len(data) // (64 * 1024)
+    assert steps.longest < 0.25
     assert entries[123].hints() == {"title": "Story 123", "date": "2026-03-05T10:00:00+00:00"}
     assert not reader.capped
 
