@@ -6,7 +6,7 @@ import inspect
 import logging
 from collections.abc import AsyncIterator, Iterable, Iterator
 from datetime import date
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Literal, Self
 
 import scrapy
 from scrapy.http import Request, Response
@@ -34,6 +34,11 @@ FILTER_PIPELINE_PRIORITY = 800
 _STATS = "newsspider/spider/"
 #: Key of the spiders' progress (requested URLs, limit counts) in ``spider.state``.
 STATE_KEY = "newsspider/spider/progress"
+#: Stats (under ``newsspider/spider/``) of requests a reached limit skipped.
+_LIMIT_SKIPPED = {
+    "articles": "article_limit_skipped_count",
+    "pages": "page_limit_skipped_count",
+}
 # Failures Scrapy itself logs at INFO or above (ERROR "Error downloading", INFO "Ignoring
 # response", WARNING for a body past DOWNLOAD_MAXSIZE).
 _LOGGED_BY_SCRAPY = frozenset(
@@ -209,14 +214,8 @@ class NewsSpider(scrapy.Spider):
 
     def page_request(self, url: str, callback: Any, **kwargs: Any) -> Request | None:
         """A request for a feed, sitemap or listing page: never judged, counted in max_pages."""
-        progress = self._progress()
-        if url in progress["requested"]:
+        if url in self._progress()["requested"] or not self.take("pages", url):
             return None
-        if self.max_pages and progress["pages"] >= self.max_pages:
-            self._count("page_limit_skipped_count")
-            return None
-        progress["pages"] += 1
-        progress["requested"].add(url)
         self._count("page_request_count")
         meta = {META_JUDGE: False, **kwargs.pop("meta", {})}
         kwargs.setdefault("errback", self.request_failed)
@@ -232,17 +231,13 @@ class NewsSpider(scrapy.Spider):
     ) -> Request | None:
         """A request for an article page, judged by the content filter; None when skipped
         (already requested, older than ``since`` per ``published``, or past ``max_articles``)."""
-        progress = self._progress()
-        if url in progress["requested"]:
+        if url in self._progress()["requested"]:
             return None
         if is_older(published, self.since):
             self._count("older_than_since_skipped_count")
             return None
-        if self.max_articles and progress["articles"] >= self.max_articles:
-            self._count("article_limit_skipped_count")
+        if not self.take("articles", url):
             return None
-        progress["articles"] += 1
-        progress["requested"].add(url)
         self._count("article_request_count")
         return Request(
             url,
@@ -280,6 +275,21 @@ class NewsSpider(scrapy.Spider):
                 reason,
             )
         return failure
+
+    def take(self, counter: Literal["articles", "pages"], url: str | None = None) -> bool:
+        """Count one more article or page against ``max_articles``/``max_pages`` and mark
+        ``url`` as requested; False, counted as ``..._limit_skipped_count``, when the limit
+        (0: none) is reached. Every count goes through here so that a resumed job (`_progress`)
+        goes on from the same numbers."""
+        progress = self._progress()
+        limit = self.max_articles if counter == "articles" else self.max_pages
+        if limit and progress[counter] >= limit:
+            self._count(_LIMIT_SKIPPED[counter])
+            return False
+        progress[counter] += 1
+        if url is not None:
+            progress["requested"].add(url)
+        return True
 
     def _progress(self) -> dict[str, Any]:
         """The requested URLs and limit counts, kept in ``self.state`` when Scrapy provides it

@@ -130,11 +130,8 @@ class SiteSpider(NewsSpider):
         if not start and page == 1 and self._reads_as_article(response):
             # A headline link the classifier took for a section: report the article here.
             self._count("listing_was_article_count")
-            progress = self._progress()
-            if self.max_articles and progress["articles"] >= self.max_articles:
-                self._count("article_limit_skipped_count")
+            if not self.take("articles"):
                 return
-            progress["articles"] += 1
             yield PageItem.from_response(response)
             yield from self._follow(response, depth, 1, listings=False)
             return
