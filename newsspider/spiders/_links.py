@@ -188,8 +188,14 @@ def _skippable(url: str) -> bool:
     return "." in last and last.rsplit(".", 1)[-1] in _SKIP_EXTENSIONS
 
 
+def site_host(url: str) -> str:
+    """The host a site crawl keeps to: lower case, without ``www.``."""
+    return (urlsplit(url).hostname or "").lower().removeprefix("www.")
+
+
 def same_site(url: str, hosts: Iterable[str]) -> bool:
-    host = (urlsplit(url).hostname or "").lower().removeprefix("www.")
+    """``url`` is on one of ``hosts`` (`site_host` forms) or on a subdomain of one."""
+    host = site_host(url)
     return any(host == h or host.endswith("." + h) for h in hosts)
 
 

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import Any, ClassVar
-from urllib.parse import urlsplit
 
 from scrapy.http import Request, Response, TextResponse
 
@@ -43,7 +42,13 @@ from newsspider.settings_defaults import (
 from newsspider.spiders._args import parse_pattern
 from newsspider.spiders._base import NewsSpider
 from newsspider.spiders._dates import date_in_url, is_older
-from newsspider.spiders._links import LinkKind, UrlRules, classify_links, looks_like_headline
+from newsspider.spiders._links import (
+    LinkKind,
+    UrlRules,
+    classify_links,
+    looks_like_headline,
+    site_host,
+)
 
 #: Requests for links found on article pages allowed before any of them proved an article ...
 RELATED_PROBE = 10
@@ -81,7 +86,7 @@ class SiteSpider(NewsSpider):
             parse_pattern(self.argument_label("listing_allow"), listing_allow),
             parse_pattern(self.argument_label("listing_deny"), listing_deny),
         )
-        self.hosts = sorted({_site(u) for u in self.start_urls})
+        self.hosts = sorted({site_host(u) for u in self.start_urls})
         # OffsiteMiddleware keeps redirects and stray requests on these sites.
         self.allowed_domains = list(self.hosts)
         #: Requests for links found on article pages: issued, and how many were articles.
@@ -96,7 +101,7 @@ class SiteSpider(NewsSpider):
 
     def start_requests_for(self, urls: list[str]) -> Iterator[Request]:
         for url in urls:
-            site = _site(url)
+            site = site_host(url)
             self.add_site(site)
             request = self.page_request(
                 url,
@@ -216,8 +221,3 @@ class SiteSpider(NewsSpider):
                 )
             if request is not None:
                 yield request
-
-
-def _site(url: str) -> str:
-    """The host a site crawl keeps to: lower case, without ``www.``."""
-    return (urlsplit(url).hostname or "").lower().removeprefix("www.")
