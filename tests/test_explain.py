@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 import shutil
 import struct
 import subprocess
@@ -12,6 +11,7 @@ import zlib
 from pathlib import Path
 
 import pytest
+from support.services import missing_service
 
 from newsspider import Article, cli, explain, extract
 from newsspider.explain_report import confidence_kind, render_report
@@ -289,9 +289,7 @@ def render_png(report: Path, png: Path, width: int = 1000, height: int = 1300) -
 
 def test_report_renders_in_headless_chromium(tmp_path: Path) -> None:
     if _chromium() is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("chromium is required in CI (apt-get install -y chromium)")
-        pytest.skip("chromium is not installed (apt-get install -y chromium)")
+        missing_service("chromium is not installed (apt-get install -y chromium)")
     article, explanation = _explain(NEWS)
     report = tmp_path / "report.html"
     report.write_text(render_report(article, explanation), encoding="utf-8")

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from support.news_site import serve_news_site
 from support.server import serve
-from support.services import free_port, running_service
+from support.services import free_port, missing_service, running_service
 
 ROOT = Path(__file__).resolve().parent.parent
 USER_PROJECT = Path(__file__).resolve().parent / "support" / "userproject"
@@ -53,7 +53,7 @@ def _post(url: str, fields: list[tuple[str, str]]) -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def scrapyd(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if shutil.which("scrapyd", path=str(BIN)) is None:
-        pytest.skip("scrapyd is not installed (pip install 'newsspider[scrapyd]')")
+        missing_service("scrapyd is not installed (pip install 'newsspider[scrapyd]')")
     home = tmp_path_factory.mktemp("scrapyd")
     port = free_port()
     (home / "scrapyd.conf").write_text(

@@ -6,12 +6,24 @@ the tail of its stderr when it dies or does not answer in time, and always stop 
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import NoReturn
+
+import pytest
+
+
+def missing_service(reason: str) -> NoReturn:
+    """Skip a test whose service is not installed, with ``reason``; under ``CI=true`` fail
+    instead: CI installs every service, so a skip there would hide a broken setup."""
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{reason}; CI must run these tests")
+    pytest.skip(reason)
 
 
 def free_port() -> int:
