@@ -8,6 +8,7 @@ from typing import Any, Final
 
 from scrapy.exceptions import ScrapyDeprecationWarning
 
+from newsspider.distributed.keys import CrawlKeys
 from newsspider.settings_defaults import DEFAULTS, REDIS_KEY, REDIS_URL
 
 SCHEDULER: Final = "scrapy_redis.scheduler.Scheduler"
@@ -24,13 +25,14 @@ def apply_shared_crawl_settings(settings: Any) -> None:
     url = settings.get(REDIS_URL)
     if not url:
         return
-    prefix = str(settings.get(REDIS_KEY) or DEFAULTS[REDIS_KEY])
+    # Unformatted: scrapy-redis puts the spider's name in for %(spider)s.
+    keys = CrawlKeys(str(settings.get(REDIS_KEY) or DEFAULTS[REDIS_KEY]))
     values = {
         "SCHEDULER": SCHEDULER,
         "DUPEFILTER_CLASS": DUPEFILTER,
         "REDIS_URL": url,
-        "SCHEDULER_QUEUE_KEY": f"{prefix}:requests",
-        "SCHEDULER_DUPEFILTER_KEY": f"{prefix}:dupefilter",
+        "SCHEDULER_QUEUE_KEY": keys.requests,
+        "SCHEDULER_DUPEFILTER_KEY": keys.dupefilter,
         # A worker that finishes must not wipe the queue and seen-set its peers still use.
         "SCHEDULER_PERSIST": True,
     }

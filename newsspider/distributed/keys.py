@@ -10,6 +10,9 @@ from newsspider.settings_defaults import DEFAULTS, REDIS_KEY, REDIS_URL
 
 @dataclass(frozen=True, slots=True)
 class CrawlKeys:
+    """The key names under one prefix. The prefix may still hold ``%(spider)s``: scrapy-redis
+    fills it in for the keys it reads from its settings (the add-on passes those unformatted)."""
+
     prefix: str
 
     @classmethod
@@ -26,6 +29,11 @@ class CrawlKeys:
     def requests(self) -> str:
         """The shared request queue (scrapy-redis's scheduler)."""
         return f"{self.prefix}:requests"
+
+    @property
+    def dupefilter(self) -> str:
+        """The shared seen-request set (scrapy-redis's dupefilter)."""
+        return f"{self.prefix}:dupefilter"
 
     @property
     def workers(self) -> str:
