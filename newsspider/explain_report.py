@@ -84,7 +84,8 @@ def _block_html(block: BlockExplanation) -> str:
 
 
 def _rows(rows: Iterable[Iterable[str]]) -> str:
-    return "".join("<tr>" + "".join(rows_cells) + "</tr>" for rows_cells in map(list, rows))
+    """Table rows from each row's ready-made cells (``<td>``/``<th>`` strings)."""
+    return "".join("<tr>" + "".join(cells) + "</tr>" for cells in rows)
 
 
 def _container_html(explanation: Explanation) -> str:
