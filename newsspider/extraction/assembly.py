@@ -126,7 +126,7 @@ def _keep(tag: str, link_density: float, value: float, furniture: bool, caption:
 
 
 def select_body(page: PageSegments, choice: ContainerChoice) -> BodySelection:
-    roots = _sibling_roots(page, choice)
+    roots = list(choice.run) or _sibling_roots(page, choice)
     furniture = _furniture_below(page, roots, choice.furniture.labelled)
     in_body = [False] * len(page.block_tags)
     for root in roots:
