@@ -411,9 +411,13 @@ def best_child_run(
         # Runs inside the best block only trim its edges: assembly already leaves out its
         # furniture, and its siblings may join it.
         inside = best <= parent <= ends[best]
-        if run_total[1] >= 0 and not inside and run_total[0] >= RUN_SHARE * positive[parent]:
-            if found is None or run_total[0] > found[0]:
-                found = run_total
+        if (
+            run_total[1] >= 0
+            and not inside
+            and run_total[0] >= RUN_SHARE * positive[parent]
+            and (found is None or run_total[0] > found[0])
+        ):
+            found = run_total
     if found is None:
         return []
     _, first, last = found
