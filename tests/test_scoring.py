@@ -115,3 +115,75 @@ def test_blocks_beside_the_main_region_do_not_join_it() -> None:
     body = extract(page).body
     assert body.startswith("The harbour wall was")
     assert "long essay" not in body
+
+
+def _roundup_page(items: str) -> str:
+    menu = "".join(f"<li><a href='/s{n}'>Section {n}</a></li>" for n in range(10))
+    return (
+        f"<html><body><nav><ul>{menu}</ul></nav><div class='post'><h1>Five things today</h1>"
+        "<p>Good morning! This is the harbour news you need to know this Tuesday.</p>"
+        f"<ol>{items}</ol>"
+        "<p>Have a smart speaker? Now you can hear the morning briefing read aloud.</p>"
+        f"</div><footer><ul>{menu}</ul></footer></body></html>"
+    )
+
+
+def test_a_roundup_list_between_the_texts_paragraphs_stays_in_the_body() -> None:
+    # Each item leads with a link to the full story, then says what happened in a sentence
+    # of its own: the links outweigh nothing, yet as navigation they pulled the container
+    # down to the closing paragraph.
+    items = "".join(
+        f"<li><strong><a href='/story/{n}'>The harbour board has approved the new pier "
+        f"extension plan number {n}</a>.</strong> Work starts in spring and the old quay "
+        "stays open.</li>"
+        for n in range(6)
+    )
+    body = extract(_roundup_page(items)).body
+    assert body.startswith("Good morning!")
+    assert body.count("Work starts in spring") == 6
+    assert body.endswith("read aloud.")
+
+
+def test_bare_links_between_the_texts_paragraphs_do_not_enter_the_body() -> None:
+    items = "".join(
+        f"<li><a href='/story/{n}'>Another story about the harbour number {n}</a></li>"
+        for n in range(6)
+    )
+    body = extract(_roundup_page(items)).body
+    assert "Another story" not in body
+    assert body.startswith("Good morning!")
+
+
+def test_an_article_of_sibling_paragraphs_beside_heavy_link_boxes_is_one_run() -> None:
+    # An encyclopedia layout: one wrapper holds an infobox, the article's paragraphs (a
+    # quarter of each a citation link), a navigation box and a long reference list. The
+    # boxes outweigh the paragraphs together, so no single block is the article; the run of
+    # paragraphs between them is.
+    infobox = "".join(
+        f"<tr><th>Field {n}</th><td><a href='/w/i{n}'>Linked value {n}</a></td></tr>"
+        for n in range(12)
+    )
+    navbox = "".join(f"<li><a href='/w/n{n}'>Related article {n}</a></li>" for n in range(60))
+    references = "".join(
+        f"<li><a href='/w/r{n}'>Harbour Board annual report {1900 + n}</a>, "
+        f"<a href='/w/p{n}'>p. {n}</a></li>"
+        for n in range(40)
+    )
+    # One long paragraph and many short ones: none of the short ones scores a quarter of the
+    # long one, so they would not join it as siblings.
+    short = "".join(
+        f"<p>The pier was repainted in {1950 + n}, and the lamps were replaced.</p>"
+        for n in range(16)
+    )
+    paragraphs = f"<p>{' '.join(CITED_PARAGRAPHS * 3)}</p>{short}"
+    page = (
+        "<html><body><div class='content'><div class='parser-output'>"
+        f"<table class='box'>{infobox}</table>{paragraphs}"
+        f"<div class='box'><ul>{navbox}</ul></div><ol class='refs'>{references}</ol>"
+        "</div></div></body></html>"
+    )
+    body = extract(page).body
+    assert body.startswith("The harbour wall was first built in 1854")
+    assert body.count("The pier was repainted") == 16
+    assert "Related article" not in body
+    assert "annual report" not in body

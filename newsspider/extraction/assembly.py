@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from newsspider.extraction.page_model import HEADING_TAGS, SUBHEADING_TAGS, PageSegments
 from newsspider.extraction.scoring import ContainerChoice
@@ -115,6 +115,16 @@ def _repeated_rows(page: PageSegments, choice: ContainerChoice, block_id: int) -
     return rows
 
 
+def _run_roots(page: PageSegments, choice: ContainerChoice) -> list[int]:
+    """A run of siblings (`scoring.best_child_run`) stops at a negative block: a paragraph
+    dense with links, a recommendation box. The siblings its best block would join on its
+    own (`_sibling_roots`) join the run too: an article cut in two by a box stays whole."""
+    scores = choice.subtree_scores
+    best = max(choice.run, key=scores.__getitem__)
+    alone = replace(choice, block=best, score=scores[best], run=())
+    return sorted(set(choice.run).union(_sibling_roots(page, alone)))
+
+
 def _keep(tag: str, link_density: float, value: float, furniture: bool, caption: bool) -> bool:
     if furniture or caption:
         return False
@@ -126,7 +136,7 @@ def _keep(tag: str, link_density: float, value: float, furniture: bool, caption:
 
 
 def select_body(page: PageSegments, choice: ContainerChoice) -> BodySelection:
-    roots = _sibling_roots(page, choice)
+    roots = _run_roots(page, choice) if choice.run else _sibling_roots(page, choice)
     furniture = _furniture_below(page, roots, choice.furniture.labelled)
     in_body = [False] * len(page.block_tags)
     for root in roots:

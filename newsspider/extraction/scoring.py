@@ -91,6 +91,9 @@ class ContainerChoice:
     #: Best score of a block outside the chosen subtree and its ancestors: a close runner-up
     #: means the page has two article-like regions and the choice is uncertain.
     runner_up: float = 0.0
+    #: When the article is a run of sibling blocks inside `block` (see `best_child_run`): those
+    #: blocks, which assembly takes as the body's roots. Empty: the body is `block`'s subtree.
+    run: tuple[int, ...] = ()
 
 
 def teaser_blocks(page: PageSegments) -> list[bool]:
@@ -246,6 +249,53 @@ def _forgive_introduced_lists(page: PageSegments, values: list[float]) -> None:
         done = item - 1
 
 
+def _forgive_surrounded_lists(page: PageSegments, values: list[float]) -> None:
+    """A list that the text runs on both sides of, inside one block (a paragraph before it
+    and one after it), is part of that text: a roundup's items each led by a link, a guide's
+    list of links between its paragraphs. Its items no longer count as navigation against the
+    container that holds them: a negative value becomes neutral, and items with words of
+    their own beside the link are kept (`INTRODUCED_ITEM_VALUE`); assembly still drops bare
+    links. Menus and link footers stand beside the
+    text, not inside it."""
+    parents = page.block_parents
+    tags = page.block_tags
+    owners = page.segment_owners
+    ends = page.block_ends
+    # The outermost list around each block (-1: none); parents come before children.
+    outer = [-1] * len(parents)
+    for block_id, parent in enumerate(parents):
+        if parent >= 0 and outer[parent] >= 0:
+            outer[block_id] = outer[parent]
+        elif tags[block_id] in _LIST_TAGS:
+            outer[block_id] = block_id
+    count = len(owners)
+    index = 0
+    while index < count:
+        listed = outer[owners[index]]
+        if listed < 0:
+            index += 1
+            continue
+        last = index
+        while last + 1 < count and outer[owners[last + 1]] == listed:
+            last += 1
+        parent = parents[listed]
+        before, after = index - 1, last + 1
+        if (
+            before >= 0
+            and after < count
+            and values[before] > 0
+            and values[after] > 0
+            and parent <= owners[before] < listed
+            and ends[listed] < owners[after] <= ends[parent]
+        ):
+            for item in range(index, last + 1):
+                if values[item] < 0:
+                    # An item with words of its own beside its link is kept; a bare link not.
+                    own_words = page.segment_link_chars[item] < page.segment_chars[item]
+                    values[item] = INTRODUCED_ITEM_VALUE if own_words else 0.0
+        index = last + 1
+
+
 def _weigh_main_region(page: PageSegments, adjusted: list[float]) -> list[float]:
     if len(page.main_regions) != 1:  # none, or a page that nests several documents
         return adjusted
@@ -275,6 +325,7 @@ def choose_container(page: PageSegments) -> ContainerChoice | None:
         )
     )
     _forgive_introduced_lists(page, value_list)
+    _forgive_surrounded_lists(page, value_list)
     boilerplate = marks.segments
     if True in boilerplate:
         for index, value in enumerate(value_list):
@@ -294,7 +345,13 @@ def choose_container(page: PageSegments) -> ContainerChoice | None:
             adjusted[block_id] = min(scores[block_id], 0.0) - 1.0
         elif block_id in page.declared_bodies and scores[block_id] > 0:
             adjusted[block_id] = scores[block_id] * 1.5
-    best = max(range(len(parents)), key=_weigh_main_region(page, adjusted).__getitem__)
+    weighed = _weigh_main_region(page, adjusted)
+    best = max(range(len(parents)), key=weighed.__getitem__)
+    run = best_child_run(page, weighed, best, marks.blocks)
+    run_score = scores[best]
+    if run:
+        best = parents[run[0]]
+        run_score = sum(scores[block_id] for block_id in run)
     # Outside the chosen subtree: before it (less its ancestors) or after it. Furniture needs
     # no test: its adjusted score is at most -1, below the runner-up's floor of 0.0.
     before = adjusted[:best]
@@ -304,4 +361,70 @@ def choose_container(page: PageSegments) -> ContainerChoice | None:
         block_id = parents[block_id]
     after = adjusted[page.block_ends[best] + 1 :]
     runner_up = max(max(before, default=0.0), max(after, default=0.0))
-    return ContainerChoice(best, scores[best], values, tuple(scores), marks, max(runner_up, 0.0))
+    return ContainerChoice(
+        best, run_score, values, tuple(scores), marks, max(runner_up, 0.0), tuple(run)
+    )
+
+
+#: A run of sibling blocks is the article when it scores at least this many times the best
+#: single block: no one block holds half of it (an encyclopedia article's paragraphs, each a
+#: child of one wrapper that also holds an infobox, navigation boxes and references).
+RUN_FACTOR = 2.0
+#: ... and holds at least this share of the positive score of its parent's children.
+RUN_SHARE = 0.5
+
+
+def best_child_run(
+    page: PageSegments, weighed: list[float], best: int, furniture: list[bool]
+) -> list[int]:
+    """The children of one block forming the contiguous run with the largest total score (the
+    maximum-subsequence idea applied to each block's children), when that run beats the best
+    single subtree by `RUN_FACTOR`; else []. Furniture children are left out of the run's
+    roots (they break it anyway: their score is negative). Linear: each block is one child."""
+    parents = page.block_parents
+    ends = page.block_ends
+    best_score = weighed[best]
+    threshold = RUN_FACTOR * best_score if best_score > 0 else math.inf
+    # Kadane per parent, all parents at once: children of a block come in document order.
+    current = [0.0] * len(parents)
+    start = [-1] * len(parents)
+    positive = [0.0] * len(parents)  # the parent's positive children, summed
+    best_run = [(0.0, -1, -1)] * len(parents)  # per parent: (sum, first child, last child)
+    for block_id in range(1, len(parents)):
+        parent = parents[block_id]
+        if parent < 0:
+            continue
+        score = weighed[block_id]
+        if score > 0:
+            positive[parent] += score
+        if current[parent] > 0:
+            current[parent] += score
+        else:
+            current[parent] = score
+            start[parent] = block_id
+        if current[parent] > threshold and current[parent] > best_run[parent][0]:
+            best_run[parent] = (current[parent], start[parent], block_id)
+    found: tuple[float, int, int] | None = None
+    for parent, run_total in enumerate(best_run):
+        # The run is the parent's content, not one fragment of an article cut by in-text
+        # boxes: it holds most of what its siblings add.
+        # Runs inside the best block only trim its edges: assembly already leaves out its
+        # furniture, and its siblings may join it.
+        inside = best <= parent <= ends[best]
+        if (
+            run_total[1] >= 0
+            and not inside
+            and run_total[0] >= RUN_SHARE * positive[parent]
+            and (found is None or run_total[0] > found[0])
+        ):
+            found = run_total
+    if found is None:
+        return []
+    _, first, last = found
+    run = []
+    block_id = first
+    while block_id <= last:
+        if not furniture[block_id]:
+            run.append(block_id)
+        block_id = ends[block_id] + 1
+    return run if len(run) >= 2 else []
