@@ -34,8 +34,10 @@ from newsspider.extraction.confidence import (
 )
 from newsspider.extraction.content_score import score_page
 from newsspider.extraction.decoding import decode_html
-from newsspider.extraction.metadata import PageMetadata, _jsonld_objects, _scan
+from newsspider.extraction.jsonld import jsonld_objects
+from newsspider.extraction.metadata import PageMetadata
 from newsspider.extraction.page_model import PageSegments, Segment
+from newsspider.extraction.page_scan import scan_page
 from newsspider.extraction.parsing import parse_html
 from newsspider.extraction.scoring import ContainerChoice, teaser_blocks
 from newsspider.extraction.stages import StageRecord
@@ -550,8 +552,8 @@ def _metadata_sources(
     root = parse_html(source)
     if root is None:
         return ()
-    scan = _scan(root)
-    articles, pages, others = _jsonld_objects(scan.jsonld)
+    scan = scan_page(root)
+    articles, pages, others = jsonld_objects(scan.jsonld)
     titles = _meta_candidates(scan.meta, _META_TITLE, per_key=2)
     titles += [("JSON-LD headline", str(o["headline"])) for o in articles if o.get("headline")]
     if scan.title:

@@ -1,0 +1,120 @@
+"""Authors: from JSON-LD, from meta tags, else from a byline marked up near the headline."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from itertools import islice
+from typing import Any
+
+from lxml import etree
+
+from newsspider.extraction.caching import short_key_cache
+from newsspider.extraction.jsonld import json_text
+from newsspider.extraction.title import clean_text
+
+__all__ = ["clean_authors", "find_authors"]
+
+#: Elements examined around the headline for a byline.
+_BYLINE_BUDGET = 200
+_AUTHOR_CLASS_RE = re.compile(r"byline|author|writer|reporter|journalist|autor|作者|記者", re.I)
+
+_BY_PREFIX_RE = re.compile(
+    r"^\s*(?:by|from|von|par|por|di|door|av|автор[ы]?|текст|作者|文|记者|記者|编辑|責任編輯|"
+    r"posted by|written by|words by|story by|reported by)\s*[:：|/]?\s*",
+    re.IGNORECASE,
+)
+_AUTHOR_SPLIT_RE = re.compile(r"\s*(?:,|;|&|\band\b|\bund\b|\bet\b|\by\b|\be\b|\bи\b|、|/)\s*")
+_NOT_NAME_RE = re.compile(r"https?:|www\.|@|\d|\.com\b|\.html", re.IGNORECASE)
+
+
+def clean_authors(raw: Sequence[str]) -> tuple[str, ...]:
+    names: list[str] = []
+    seen: set[str] = set()
+    for value in raw:
+        text = clean_text(value)
+        if not text or (_NOT_NAME_RE.search(text) and text.startswith(("http", "www", "/"))):
+            continue
+        text = _BY_PREFIX_RE.sub("", text)
+        for piece in _AUTHOR_SPLIT_RE.split(text):
+            part = _BY_PREFIX_RE.sub("", piece).strip(" .:|-–—·•()[]")
+            if not part or len(part) > 60 or _NOT_NAME_RE.search(part):
+                continue
+            if len(part.split()) > 5:
+                continue
+            key = part.casefold()
+            if key not in seen:
+                seen.add(key)
+                names.append(part)
+    return tuple(names[:10])
+
+
+def find_authors(
+    meta: Mapping[str, Sequence[str]],
+    articles: Sequence[Mapping[str, Any]],
+    headline: Any | None,
+) -> tuple[str, ...]:
+    for obj in articles[:2]:
+        value = obj.get("author") or obj.get("creator")
+        people = value if isinstance(value, list) else [value]
+        found = clean_authors([t for t in (json_text(v) for v in people[:10]) if t])
+        if found:
+            return found
+    for key in (
+        "author", "article:author", "dc.creator", "dcterms.creator", "parsely-author",
+        "sailthru.author", "byl", "citation_author", "twitter:creator",
+    ):  # fmt: skip
+        values: Sequence[str] = meta.get(key, ())
+        if key == "twitter:creator":
+            values = [v for v in values if not v.startswith("@")]
+        found = clean_authors(values)
+        if found:
+            return found
+    return _byline_authors(headline) if headline is not None else ()
+
+
+@short_key_cache(2048)
+def _author_class(value: str) -> bool:
+    return _AUTHOR_CLASS_RE.search(value) is not None
+
+
+def _byline_candidates(container: Any) -> list[Any]:
+    """Elements among the first `_BYLINE_BUDGET` that carry rel/itemprop author or an author
+    class. One ``items()`` call per element is cheaper than three ``get()`` calls."""
+    found: list[Any] = []
+    for el in islice(container.iter(etree.Element), _BYLINE_BUDGET):
+        for key, value in el.items():
+            if (
+                (key == "class" and _author_class(value))
+                or (key == "rel" and value == "author")
+                or (key == "itemprop" and value in ("author", "creator"))
+            ):
+                found.append(el)
+                break
+    return found
+
+
+def _byline_authors(headline: Any) -> tuple[str, ...]:
+    """Authors marked up near the headline: rel=author, itemprop=author, a byline class.
+
+    Looking only around the headline keeps this cheap and away from comment authors.
+    """
+    container = headline
+    for _ in range(3):
+        parent = container.getparent()
+        if parent is None or parent.tag in ("body", "html"):
+            break
+        container = parent
+    marked: list[str] = []
+    bylines: list[str] = []
+    for el in _byline_candidates(container):
+        if el.get("rel") == "author" or el.get("itemprop") in ("author", "creator"):
+            names = el.xpath(".//*[@itemprop='name']")
+            source = names[0] if names else el
+            marked.append(el.get("content") or " ".join(source.itertext()))
+        elif _AUTHOR_CLASS_RE.search(el.get("class") or ""):
+            text = clean_text(" ".join(el.itertext()))
+            # A byline block may also hold the date; keep only explicit "By ..." texts.
+            if len(text) < 120 and _BY_PREFIX_RE.match(text):
+                bylines.append(text)
+    return clean_authors(marked) or clean_authors(bylines)
