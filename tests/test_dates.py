@@ -6,7 +6,7 @@ from datetime import UTC, date, datetime
 
 import pytest
 
-from newsspider.extraction.dates import (
+from newsspider.extraction.date_parsing import (
     date_from_url,
     parse_machine_date,
     parse_relative_date,
