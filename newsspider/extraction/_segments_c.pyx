@@ -19,7 +19,9 @@ from cpython.unicode cimport (
     PyUnicode_GET_LENGTH,
     PyUnicode_READ_CHAR,
 )
-from libc.stdlib cimport free, realloc
+from cpython.object cimport PyObject
+from libc.stdint cimport uintptr_t
+from libc.stdlib cimport calloc, free, realloc
 from libc.string cimport strcmp, strlen
 
 cimport lxml.includes.etreepublic as cetree
@@ -43,45 +45,87 @@ cdef enum:
     BREAK = 0x110000
 
 # Open-block flags: a <pre> (whitespace kept) and an h2-h4 (a link inside is a teaser headline).
+# What a tag is, worked out once per tag name (`_TagEntry.flags`).
 cdef enum:
     PRE_FLAG = 1
     TEASER_FLAG = 2
+    PAGE_FLAG = 4  # <html>, <body>: their classes describe page state
+    BOILERPLATE_FLAG = 8  # nav, aside, footer, menu
+    CAPTION_FLAG = 16  # figure, figcaption
+    MAIN_FLAG = 32
+
+# Tag names by libxml2 name pointer: names are interned in the document's dictionary, so a page
+# decodes and classifies each tag name once. Open addressing; full means "look it up".
+cdef enum:
+    TAG_TABLE_SIZE = 1024
+
+
+cdef struct _TagEntry:
+    const tree.xmlChar* name
+    PyObject* tag  # owned by _Walk.tag_refs
+    int kind
+    int flags
+
 
 # Python helpers and tables, bound once by segments.py (`bind`): the rules for attributes and
 # unknown tags live there.
 cdef object _attributed_block = None
+cdef object _class_meaning = None
+cdef dict _attribute_cache = None
 cdef object _tag_kind = None
 cdef dict _tag_kinds = None
 cdef dict _tag_signal = None
 cdef object _caption_tags = None
 cdef object _teaser_headings = None
+cdef object _page_tags = None
+cdef object _boilerplate_tags = None
+cdef object _dialog_roles = None
 cdef object _hidden_style = None
 cdef object _hidden_inline_class = None
 cdef dict _inline_hidden_cache = None
+cdef int _strong_furniture = 0
+cdef int _overlay = 0
 
 
 def bind(
+    *,
     attributed_block,
+    class_meaning,
+    dict attribute_cache,
     tag_kind,
     dict tag_kinds,
     dict tag_signal,
     caption_tags,
     teaser_headings,
+    page_tags,
+    boilerplate_tags,
+    dialog_roles,
     hidden_style,
     hidden_inline_class,
     dict inline_hidden_cache,
+    int strong_furniture,
+    int overlay,
 ):
-    global _attributed_block, _tag_kind, _tag_kinds, _tag_signal, _caption_tags
-    global _teaser_headings, _hidden_style, _hidden_inline_class, _inline_hidden_cache
+    global _attributed_block, _class_meaning, _attribute_cache, _tag_kind, _tag_kinds
+    global _tag_signal, _caption_tags, _teaser_headings, _page_tags, _boilerplate_tags
+    global _dialog_roles, _hidden_style, _hidden_inline_class, _inline_hidden_cache
+    global _strong_furniture, _overlay
     _attributed_block = attributed_block
+    _class_meaning = class_meaning
+    _attribute_cache = attribute_cache
     _tag_kind = tag_kind
     _tag_kinds = tag_kinds
     _tag_signal = tag_signal
     _caption_tags = caption_tags
     _teaser_headings = teaser_headings
+    _page_tags = page_tags
+    _boilerplate_tags = boilerplate_tags
+    _dialog_roles = dialog_roles
     _hidden_style = hidden_style
     _hidden_inline_class = hidden_inline_class
     _inline_hidden_cache = inline_hidden_cache
+    _strong_furniture = strong_furniture
+    _overlay = overlay
 
 
 cdef inline bint _is_punctuation(Py_UCS4 c) noexcept:
@@ -150,6 +194,22 @@ cdef inline xmlNode* _element_from(xmlNode* c_node) noexcept:
     return c_node
 
 
+cdef object _plain_value(xmlAttr* attribute):
+    """An attribute's value as lxml gives it when it is one text node (or none: ""); None
+    without the attribute; False when lxml would have to put it together (entities)."""
+    cdef xmlNode* child
+    if attribute is NULL:
+        return None
+    child = attribute.children
+    if child is NULL:
+        return ""
+    if child.next is NULL and child.type == tree.XML_TEXT_NODE and child.content is not NULL:
+        return PyUnicode_DecodeUTF8(
+            <const char*> child.content, strlen(<const char*> child.content), NULL
+        )
+    return False
+
+
 cdef class _Walk:
     # The pieces of the current segment as code points (BREAK for <br>): segments.py's
     # `pieces`, joined as they come.
@@ -177,9 +237,10 @@ cdef class _Walk:
     cdef list elements, tags, parents, signals, ends, captioned, named
     cdef list owners, lines, chars, link_chars, punctuation, dense_chars, segment_tags, colons
     cdef object main_regions
-    # Tag strings and kinds by libxml2 name pointer: names are interned in the document's
-    # dictionary, so a page decodes each tag name once.
-    cdef dict tag_cache
+    cdef _TagEntry* tag_table
+    cdef Py_ssize_t tag_count
+    cdef list tag_refs
+    cdef object declared_bodies
 
     def __cinit__(self):
         self.text = NULL
@@ -187,8 +248,13 @@ cdef class _Walk:
         self.stack = NULL
         self.stack_flags = NULL
         self.kinds = NULL
+        self.tag_table = <_TagEntry*> calloc(TAG_TABLE_SIZE, sizeof(_TagEntry))
+        if self.tag_table is NULL:
+            raise MemoryError()
+        self.tag_refs = []
 
     def __dealloc__(self):
+        free(self.tag_table)
         free(self.text)
         free(self.line)
         free(self.stack)
@@ -436,34 +502,143 @@ cdef class _Walk:
             attribute = attribute.next
         return None
 
-    cdef tuple tag_and_kind(self, xmlNode* c_node):
-        """The element's tag (lxml's _namespacedName) and its kind (segments._tag_kind)."""
-        cdef object key = (<size_t> c_node.name, <size_t> c_node.ns)
-        cdef tuple found = self.tag_cache.get(key)
+    cdef str tag_of(self, xmlNode* c_node, int* kind, int* flags):
+        """The element's tag (lxml's _namespacedName), its kind (segments._tag_kind) and
+        its flags."""
+        cdef Py_ssize_t slot = -1
+        cdef Py_ssize_t probe
+        cdef _TagEntry* entry
         cdef str tag
-        if found is not None:
-            return found
+        if c_node.ns is NULL:
+            slot = (<uintptr_t> c_node.name >> 4) & (TAG_TABLE_SIZE - 1)
+            for probe in range(TAG_TABLE_SIZE):
+                entry = &self.tag_table[slot]
+                if entry.name is c_node.name:
+                    kind[0] = entry.kind
+                    flags[0] = entry.flags
+                    return <str> entry.tag
+                if entry.name is NULL:
+                    break
+                slot = (slot + 1) & (TAG_TABLE_SIZE - 1)
         tag = PyUnicode_DecodeUTF8(<const char*> c_node.name, strlen(<const char*> c_node.name), NULL)
         if c_node.ns is not NULL and c_node.ns.href is not NULL:
             href = PyUnicode_DecodeUTF8(<const char*> c_node.ns.href, strlen(<const char*> c_node.ns.href), NULL)
             tag = "{%s}%s" % (href, tag)
-        kind = _tag_kinds.get(tag)
-        if kind is None:
-            kind = _tag_kind(tag)
-        found = (tag, kind)
-        self.tag_cache[key] = found
-        return found
+        found = _tag_kinds.get(tag)
+        kind[0] = _tag_kind(tag) if found is None else found
+        flags[0] = (
+            (PRE_FLAG if tag == "pre" else 0)
+            | (TEASER_FLAG if tag in _teaser_headings else 0)
+            | (PAGE_FLAG if tag in _page_tags else 0)
+            | (BOILERPLATE_FLAG if tag in _boilerplate_tags else 0)
+            | (CAPTION_FLAG if tag in _caption_tags else 0)
+            | (MAIN_FLAG if tag == "main" else 0)
+        )
+        if slot >= 0 and self.tag_table[slot].name is NULL and self.tag_count < TAG_TABLE_SIZE // 2:
+            entry = &self.tag_table[slot]
+            entry.name = c_node.name
+            entry.tag = <PyObject*> tag
+            entry.kind = kind[0]
+            entry.flags = flags[0]
+            self.tag_refs.append(tag)
+            self.tag_count += 1
+        return tag
+
+    cdef int block_signal(
+        self, xmlNode* c_node, str tag, int flags, int block_id, cetree._Element element
+    ) except? -100:
+        """segments._attributed_block for a block with attributes, in C for the usual ones;
+        anything unusual (a repeated or composite attribute value) goes to the Python one."""
+        cdef xmlAttr* attribute = c_node.properties
+        cdef xmlAttr* class_attribute = NULL
+        cdef xmlAttr* id_attribute = NULL
+        cdef xmlAttr* style_attribute = NULL
+        cdef xmlAttr* role_attribute = NULL
+        cdef xmlAttr* modal_attribute = NULL
+        cdef xmlAttr* itemprop_attribute = NULL
+        cdef bint hidden_attribute = False, hidden, caption, overlay = False, declared = False
+        cdef int others = 0, signal
+        cdef const char* name
+        cdef bint repeated = False
+        while attribute is not NULL:
+            if attribute.ns is not NULL:
+                others += 1  # "{href}name" in items(): never one of the names read here
+            else:
+                name = <const char*> attribute.name
+                if strcmp(name, "class") == 0:
+                    repeated |= class_attribute is not NULL
+                    class_attribute = attribute
+                elif strcmp(name, "id") == 0:
+                    repeated |= id_attribute is not NULL
+                    id_attribute = attribute
+                else:
+                    others += 1
+                    if strcmp(name, "style") == 0:
+                        repeated |= style_attribute is not NULL
+                        style_attribute = attribute
+                    elif strcmp(name, "hidden") == 0:
+                        hidden_attribute = True
+                    elif strcmp(name, "role") == 0:
+                        repeated |= role_attribute is not NULL
+                        role_attribute = attribute
+                    elif strcmp(name, "aria-modal") == 0:
+                        repeated |= modal_attribute is not NULL
+                        modal_attribute = attribute
+                    elif strcmp(name, "itemprop") == 0:
+                        repeated |= itemprop_attribute is not NULL
+                        itemprop_attribute = attribute
+            attribute = attribute.next
+        classes = _plain_value(class_attribute)
+        ident = _plain_value(id_attribute)
+        style = _plain_value(style_attribute)
+        role = _plain_value(role_attribute)
+        modal = _plain_value(modal_attribute)
+        itemprop = _plain_value(itemprop_attribute)
+        if repeated or classes is False or ident is False or style is False or role is False or (
+            modal is False or itemprop is False
+        ):
+            return _attributed_block(
+                self.page, self.captioned, block_id, tag, element.items(), named=self.named
+            )
+        if flags & PAGE_FLAG or (classes is None and ident is None):
+            # <html>/<body> classes describe page state ("has-sidebar", feature flags).
+            signal, caption, hidden, words = 0, False, False, None
+        else:
+            meaning = _attribute_cache.get((classes, ident))
+            if meaning is None:
+                meaning = _class_meaning(classes, ident)
+            signal, caption, hidden, words = meaning
+        hidden = hidden or (flags & BOILERPLATE_FLAG) != 0
+        if others:
+            # The rarer attributes, as in the Python function (`len(attrs) > ...`).
+            hidden = hidden or (style is not None and _hidden_style(style)) or hidden_attribute
+            overlay = modal == "true" or role in _dialog_roles
+            declared = itemprop == "articleBody"
+        else:
+            role = None
+        if hidden:
+            signal = min(signal, _strong_furniture)
+        elif words and not overlay:
+            self.named.append((block_id, words))
+        if overlay:
+            signal = _overlay
+        if caption or flags & CAPTION_FLAG:
+            self.captioned.append(block_id)
+        if declared:
+            self.declared_bodies.add(block_id)
+        if flags & MAIN_FLAG or role == "main":
+            self.main_regions.add(block_id)
+        return signal
 
     cdef int enter(self, xmlNode* c_node) except -1:
         """The loop body of the Python walk for one element."""
         cdef str tag
-        cdef int kind, block_id
-        cdef unsigned char flags
+        cdef int kind, block_id, flags
         cdef cetree._Element element
         if self.hidden:
             self.push_kind(INSIDE_HIDDEN)
             return 0
-        tag, kind = self.tag_and_kind(c_node)
+        tag = self.tag_of(c_node, &kind, &flags)
         if kind == BLOCK:
             if self.has_text:
                 if not self.stack_length:
@@ -475,27 +650,19 @@ cdef class _Walk:
             block_id = len(self.tags)
             self.parents.append(self.stack[self.stack_length - 1] if self.stack_length else -1)
             if c_node.properties is not NULL:
-                self.signals.append(
-                    _attributed_block(
-                        self.page, self.captioned, block_id, tag, element.items(), named=self.named
-                    )
-                )
+                self.signals.append(self.block_signal(c_node, tag, flags, block_id, element))
             else:
                 self.signals.append(_tag_signal.get(tag, 0))
-                if tag in _caption_tags:
+                if flags & CAPTION_FLAG:
                     self.captioned.append(block_id)
-                elif tag == "main":
+                elif flags & MAIN_FLAG:
                     self.main_regions.add(block_id)
             self.elements.append(element)
             self.tags.append(tag)
             self.ends.append(-1)  # set when the block is left
-            flags = 0
-            if tag == "pre":
-                flags = PRE_FLAG
+            if flags & PRE_FLAG:
                 self.pre_depth += 1
-            if tag in _teaser_headings:
-                flags |= TEASER_FLAG
-            self.push_block(block_id, flags)
+            self.push_block(block_id, flags & (PRE_FLAG | TEASER_FLAG))
         elif kind == LINK:
             self.link_depth += 1
             if self.stack_length and self.stack_flags[self.stack_length - 1] & TEASER_FLAG:
@@ -598,7 +765,7 @@ def walk(root, page, list captioned, list named):
     state.dense_chars = page.segment_dense_chars
     state.segment_tags = page.segment_tags
     state.colons = page.colon_segments
-    state.tag_cache = {}
+    state.declared_bodies = page.declared_bodies
     state.clear()
     if element._c_node.type != tree.XML_ELEMENT_NODE:
         return  # a comment or processing instruction: the Python walk skips it

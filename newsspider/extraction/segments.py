@@ -507,15 +507,22 @@ except ImportError as error:  # not built (no compiler at install time): the Pyt
     COMPILED_ERROR = str(error)
 else:
     _compiled.bind(
-        _attributed_block,
-        _tag_kind,
-        _tag_kinds,
-        _TAG_SIGNAL,
-        _CAPTION_TAGS,
-        TEASER_HEADINGS,
-        hidden_style,
-        _hidden_inline_class,
-        _inline_hidden_cache,
+        attributed_block=_attributed_block,
+        class_meaning=_class_meaning,
+        attribute_cache=_attribute_cache,
+        tag_kind=_tag_kind,
+        tag_kinds=_tag_kinds,
+        tag_signal=_TAG_SIGNAL,
+        caption_tags=_CAPTION_TAGS,
+        teaser_headings=TEASER_HEADINGS,
+        page_tags=_PAGE_TAGS,
+        boilerplate_tags=_BOILERPLATE_TAGS,
+        dialog_roles=_DIALOG_ROLES,
+        hidden_style=hidden_style,
+        hidden_inline_class=_hidden_inline_class,
+        inline_hidden_cache=_inline_hidden_cache,
+        strong_furniture=STRONG_FURNITURE,
+        overlay=OVERLAY,
     )
 
 #: Whether the compiled walk is importable in this installation.
