@@ -29,13 +29,13 @@ class OptionalBuildExt(build_ext):
     def run(self) -> None:
         try:
             super().run()
-        except Exception as error:  # noqa: BLE001 - any build failure means "pure Python"
+        except Exception as error:  # any build failure means "pure Python"
             _warn(error)
 
     def build_extension(self, ext: Any) -> None:
         try:
             super().build_extension(ext)
-        except Exception as error:  # noqa: BLE001
+        except Exception as error:
             _warn(error)
 
 
@@ -53,7 +53,7 @@ def _extensions() -> list[Extension]:
     )
     try:
         return list(cythonize([extension], compiler_directives={"language_level": "3"}))
-    except Exception as error:  # noqa: BLE001
+    except Exception as error:
         _warn(error)
         return []
 

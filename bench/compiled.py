@@ -24,7 +24,9 @@ from typing import Any
 from bench.corpus import Page, available_corpora, corpora_root, load_corpus
 from bench.peers import lxml_parse
 from newsspider.extraction import api, segments
+from newsspider.extraction.cleaning import clean_tree
 from newsspider.extraction.metadata import read_metadata
+from newsspider.extraction.pagetype import read_form_signals
 
 STAGES = ("parse", "metadata", "clean", "walk", "rest")
 
@@ -35,8 +37,8 @@ def _prepared_tree(page: Page) -> Any:
     if root is None:
         return None
     read_metadata(root, page.url, reference_time=None, hints=None)
-    api.read_form_signals(root)
-    api.clean_tree(root)
+    read_form_signals(root)
+    clean_tree(root)
     return root
 
 
@@ -125,9 +127,9 @@ def stage_split(pages: Sequence[Page], repeat: int) -> dict[str, float]:
             parsed = clock()
             if root is not None:
                 read_metadata(root, page.url, reference_time=None, hints=None)
-                api.read_form_signals(root)
+                read_form_signals(root)
                 metadata = clock()
-                api.clean_tree(root)
+                clean_tree(root)
                 cleaned = clock()
                 segments.segment_page(root)
                 walked = clock()

@@ -19,7 +19,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from newsspider.extraction import api, segments, textstats
+from newsspider.extraction.cleaning import clean_tree
 from newsspider.extraction.metadata import read_metadata
+from newsspider.extraction.pagetype import read_form_signals
 
 FIXTURES = Path(__file__).parent / "fixtures"
 IN_CI = os.environ.get("CI") == "true"
@@ -53,8 +55,8 @@ def _prepared_tree(html: bytes, url: str | None) -> object:
     if root is None:
         return None
     read_metadata(root, url, reference_time=None, hints=None)
-    api.read_form_signals(root)
-    api.clean_tree(root)
+    read_form_signals(root)
+    clean_tree(root)
     return root
 
 

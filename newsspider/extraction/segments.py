@@ -498,15 +498,15 @@ def _mark_captions(page: PageSegments, captioned: list[int]) -> None:
 
 # The compiled walk (newsspider/extraction/_segments_c.pyx), built at install time when a C
 # compiler is there; NEWSSPIDER_PURE_PYTHON=1 (read once, at import) keeps the pure-Python walk.
-_compiled: ModuleType | None
+_compiled: ModuleType | None = None
 COMPILED_ERROR = ""
 try:
-    from newsspider.extraction import _segments_c as _compiled
+    from newsspider.extraction import _segments_c
 except ImportError as error:  # not built (no compiler at install time): the Python walk
-    _compiled = None
     COMPILED_ERROR = str(error)
 else:
-    _compiled.bind(
+    _compiled = _segments_c
+    _segments_c.bind(
         attributed_block=_attributed_block,
         class_meaning=_class_meaning,
         attribute_cache=_attribute_cache,
@@ -537,7 +537,7 @@ _active_walk: Callable[[etree._Element], PageSegments] = (
 
 def use_compiled(enabled: bool) -> None:
     """Switch `segment_page` between the walks (tests and the benchmark compare them)."""
-    global COMPILED, _active_walk
+    global COMPILED, _active_walk  # noqa: PLW0603 - the switch is module state by design
     if enabled and _compiled is None:
         raise RuntimeError(f"the compiled walk is not available: {COMPILED_ERROR}")
     COMPILED = enabled
