@@ -503,7 +503,7 @@ COMPILED_ERROR = ""
 try:
     from newsspider.extraction import _segments_c
 except ImportError as error:  # not built (no compiler at install time): the Python walk
-    COMPILED_ERROR = str(error)
+    COMPILED_ERROR = f"newsspider.extraction._segments_c was not built or does not load ({error})"
 else:
     _compiled = _segments_c
     _segments_c.bind(
