@@ -10,11 +10,12 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
-$(VENV)/.stamp-test: pyproject.toml | $(PY)
+# setup.py and the .pyx: the editable install builds the compiled walk in place (rebuild on change).
+$(VENV)/.stamp-test: pyproject.toml setup.py newsspider/extraction/_segments_c.pyx | $(PY)
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $@
 
-$(VENV)/.stamp-bench: pyproject.toml | $(PY)
+$(VENV)/.stamp-bench: pyproject.toml setup.py newsspider/extraction/_segments_c.pyx | $(PY)
 	$(PY) -m pip install --quiet -e '.[test,bench]'
 	touch $@
 

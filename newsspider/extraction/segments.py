@@ -11,7 +11,10 @@ scoring is then a single reverse sweep, never a recursion.
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Callable
+from types import ModuleType
 
 from lxml import etree
 
@@ -33,7 +36,14 @@ from newsspider.extraction.page_model import (
 from newsspider.extraction.textstats import count_dense_script, count_punctuation
 from newsspider.extraction.visibility import hidden_class, hidden_style
 
-__all__ = ["segment_page"]
+__all__ = [
+    "COMPILED",
+    "COMPILED_AVAILABLE",
+    "segment_page",
+    "segment_page_compiled",
+    "segment_page_python",
+    "use_compiled",
+]
 
 # Page regions that are boilerplate by their HTML5 role.
 _BOILERPLATE_TAGS = frozenset({"nav", "aside", "footer", "menu"})
@@ -126,20 +136,51 @@ def _attributed_block(
 
 
 def segment_page(root: etree._Element) -> PageSegments:
-    """Walk the tree once (iteratively) and cut it into blocks and text segments.
+    """Walk the tree once and cut it into blocks and text segments (compiled walk when built
+    and not switched off, see `COMPILED`)."""
+    return _active_walk(root)
+
+
+def segment_page_python(root: etree._Element) -> PageSegments:
+    """`segment_page` by the pure-Python walk: the reference, and the fallback."""
+    page = PageSegments()
+    captioned: list[int] = []  # blocks with their own caption mark
+    named: list[tuple[int, frozenset[str]]] = []  # blocks that are furniture by name alone
+    _walk_python(root, page, captioned, named)
+    _finish(page, captioned, named)
+    return page
+
+
+def segment_page_compiled(root: etree._Element) -> PageSegments:
+    """`segment_page` by the compiled walk (`_segments_c`); RuntimeError when it is not built."""
+    if _compiled is None:
+        raise RuntimeError(f"the compiled walk is not available: {COMPILED_ERROR}")
+    page = PageSegments()
+    captioned: list[int] = []
+    named: list[tuple[int, frozenset[str]]] = []
+    _compiled.walk(root, page, captioned, named)
+    _finish(page, captioned, named)
+    return page
+
+
+def _walk_python(
+    root: etree._Element,
+    page: PageSegments,
+    captioned: list[int],
+    named: list[tuple[int, frozenset[str]]],
+) -> None:
+    """Walk the tree once (iteratively): blocks and segments into `page`, the blocks with their
+    own caption mark into `captioned`, those that are furniture by name alone into `named`.
 
     ``root.iter()`` only reports entering an element: an element is left when a later one is
     not inside it, which a stack of open elements and ``getparent()`` tell. That costs about
-    half of ``etree.iterwalk``'s start and end events.
+    half of ``etree.iterwalk``'s start and end events. `_segments_c` mirrors this function.
     """
-    page = PageSegments()
     elements = page.block_elements
     tags = page.block_tags
     parents = page.block_parents
     signals = page.block_signals
     ends = page.block_ends
-    captioned: list[int] = []  # blocks with their own caption mark
-    named: list[tuple[int, frozenset[str]]] = []  # blocks that are furniture by name alone
     segment_owners = page.segment_owners
     segment_lines = page.segment_lines
     segment_chars = page.segment_chars
@@ -287,7 +328,15 @@ def segment_page(root: etree._Element) -> PageSegments:
         leave()
     if stack:
         flush(stack[-1])
-    last = len(tags) - 1
+
+
+def _finish(
+    page: PageSegments, captioned: list[int], named: list[tuple[int, frozenset[str]]]
+) -> None:
+    """What follows either walk: blocks left open end with the page, prose totals, captions,
+    layout words and heading anchors."""
+    ends = page.block_ends
+    last = len(ends) - 1
     for block_id, end in enumerate(ends):
         if end < 0:
             ends[block_id] = last
@@ -295,7 +344,6 @@ def segment_page(root: etree._Element) -> PageSegments:
     if named:
         _settle_layout_words(page, named)
         _ignore_heading_anchors(page, named)
-    return page
 
 
 _inline_hidden_cache: dict[str, bool] = {}
@@ -446,3 +494,51 @@ def _mark_captions(page: PageSegments, captioned: list[int]) -> None:
     for block_id, parent in enumerate(parents):
         if parent >= 0 and captions[parent]:
             captions[block_id] = True
+
+
+# The compiled walk (newsspider/extraction/_segments_c.pyx), built at install time when a C
+# compiler is there; NEWSSPIDER_PURE_PYTHON=1 (read once, at import) keeps the pure-Python walk.
+_compiled: ModuleType | None = None
+COMPILED_ERROR = ""
+try:
+    from newsspider.extraction import _segments_c
+except ImportError as error:  # not built (no compiler at install time): the Python walk
+    COMPILED_ERROR = f"newsspider.extraction._segments_c was not built or does not load ({error})"
+else:
+    _compiled = _segments_c
+    _segments_c.bind(
+        attributed_block=_attributed_block,
+        class_meaning=_class_meaning,
+        attribute_cache=_attribute_cache,
+        tag_kind=_tag_kind,
+        tag_kinds=_tag_kinds,
+        tag_signal=_TAG_SIGNAL,
+        caption_tags=_CAPTION_TAGS,
+        teaser_headings=TEASER_HEADINGS,
+        page_tags=_PAGE_TAGS,
+        boilerplate_tags=_BOILERPLATE_TAGS,
+        dialog_roles=_DIALOG_ROLES,
+        hidden_style=hidden_style,
+        hidden_inline_class=_hidden_inline_class,
+        inline_hidden_cache=_inline_hidden_cache,
+        strong_furniture=STRONG_FURNITURE,
+        overlay=OVERLAY,
+    )
+
+#: Whether the compiled walk is importable in this installation.
+COMPILED_AVAILABLE = _compiled is not None
+#: Whether `segment_page` runs the compiled walk (False: built without a compiler, or
+#: NEWSSPIDER_PURE_PYTHON=1). `use_compiled` changes it.
+COMPILED = COMPILED_AVAILABLE and os.environ.get("NEWSSPIDER_PURE_PYTHON", "") in ("", "0")
+_active_walk: Callable[[etree._Element], PageSegments] = (
+    segment_page_compiled if COMPILED else segment_page_python
+)
+
+
+def use_compiled(enabled: bool) -> None:
+    """Switch `segment_page` between the walks (tests and the benchmark compare them)."""
+    global COMPILED, _active_walk  # noqa: PLW0603 - the switch is module state by design
+    if enabled and _compiled is None:
+        raise RuntimeError(f"the compiled walk is not available: {COMPILED_ERROR}")
+    COMPILED = enabled
+    _active_walk = segment_page_compiled if enabled else segment_page_python

@@ -1,0 +1,195 @@
+"""The compiled segment walk (`_segments_c`) gives exactly what the pure-Python walk gives.
+
+Both walks run on the same tree: every list of `PageSegments` (block elements are the same
+proxies) and, through `extract`, every field of the `Article`, on every fixture page, every
+page of the demo site and generated tag soup. Without a C compiler at install time the
+compiled walk is absent and these tests skip, except under ``CI=true``, where it must be built.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from newsspider.extraction import api, segments, textstats
+from newsspider.extraction.cleaning import clean_tree
+from newsspider.extraction.metadata import read_metadata
+from newsspider.extraction.pagetype import read_form_signals
+
+FIXTURES = Path(__file__).parent / "fixtures"
+IN_CI = os.environ.get("CI") == "true"
+
+needs_compiled = pytest.mark.skipif(
+    not segments.COMPILED_AVAILABLE and not IN_CI,
+    reason=f"the compiled walk is not built here: {segments.COMPILED_ERROR}",
+)
+
+
+def test_ci_builds_and_uses_the_compiled_walk() -> None:
+    if not IN_CI:
+        pytest.skip("only under CI=true: a machine without a compiler uses the pure walk")
+    assert segments.COMPILED_AVAILABLE, segments.COMPILED_ERROR
+    if os.environ.get("NEWSSPIDER_PURE_PYTHON", "") in ("", "0"):
+        assert segments.COMPILED
+
+
+def test_pure_python_switch_is_read_at_import() -> None:
+    code = "from newsspider.extraction import segments; print(segments.COMPILED)"
+    env = {**os.environ, "NEWSSPIDER_PURE_PYTHON": "1"}
+    result = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "False"
+
+
+def _prepared_tree(html: bytes, url: str | None) -> object:
+    """The tree as `extract` hands it to the walk: parsed, metadata read, cleaned."""
+    root, _, _, _ = api._parse(html, None, api.DEFAULT_MAX_BYTES, [])
+    if root is None:
+        return None
+    read_metadata(root, url, reference_time=None, hints=None)
+    read_form_signals(root)
+    clean_tree(root)
+    return root
+
+
+def _assert_same(html: bytes, url: str | None = "https://example.com/a/page") -> None:
+    root = _prepared_tree(html, url)
+    if root is not None:
+        python_page = segments.segment_page_python(root)  # type: ignore[arg-type]
+        compiled_page = segments.segment_page_compiled(root)  # type: ignore[arg-type]
+        assert compiled_page == python_page
+    active = segments.COMPILED
+    try:
+        segments.use_compiled(False)
+        python_article = api.extract(html, url=url)
+        segments.use_compiled(True)
+        compiled_article = api.extract(html, url=url)
+    finally:
+        segments.use_compiled(active)
+    assert compiled_article == python_article
+
+
+def _fixture_pages() -> Iterator[tuple[str, bytes]]:
+    for path in sorted(FIXTURES.rglob("*.html")):
+        yield str(path.relative_to(FIXTURES)), path.read_bytes()
+
+
+def _demo_pages() -> Iterator[tuple[str, bytes]]:
+    from newsspider.demo.site import build_site
+
+    site = build_site("http://127.0.0.1:8000")
+    for path, page in sorted(site.pages.items()):
+        if page.content_type.startswith("text/html"):
+            yield path, page.body
+
+
+@needs_compiled
+@pytest.mark.parametrize(("name", "html"), list(_fixture_pages()))
+def test_fixture_pages_are_identical(name: str, html: bytes) -> None:
+    _assert_same(html)
+
+
+@needs_compiled
+def test_demo_site_pages_are_identical() -> None:
+    pages = list(_demo_pages())
+    assert len(pages) > 20
+    for _, html in pages:
+        _assert_same(html)
+
+
+# Tag soup: the walk's every rule has a way in (blocks and inline tags, links in headings,
+# <br> and <pre>, hidden styles, classes and attributes, captions, custom elements, comments,
+# entities, whitespace of every kind, CJK and punctuation), nested and left unclosed at random.
+_TAGS = (
+    "div p span a b em br pre li ul h2 h3 h1 td tr table figure figcaption section article "
+    "nav aside footer main header blockquote code my-widget amp-story font"
+).split()
+_ATTRIBUTES = (
+    "",
+    ' class="comment"',
+    ' class="hidden"',
+    ' class="sr-only hidden md:block"',
+    ' class="article-body"',
+    ' class="related-posts"',
+    ' class="wp-caption"',
+    ' class="widget"',
+    ' class="has-sidebar content"',
+    ' id="main-story"',
+    ' id="h-how-to-share-your-garden-photos"',
+    ' class="cookie" id="x"',
+    ' style="display: none"',
+    ' style="color:red"',
+    " hidden",
+    ' role="main"',
+    ' role="dialog" aria-modal="true"',
+    ' itemprop="articleBody"',
+    ' data-x="1" class="text"',
+    ' class="a" class="b"',
+    ' title="a &amp; b" class="x&amp;y"',
+)
+_TEXTS = (
+    "The council met on Tuesday.",
+    "  ",
+    "\n\t",
+    "\xa0",
+    "\u3000",
+    "中文的句子。",
+    "한국어 문장입니다",
+    "カタカナ",
+    "Lists:",
+    "¿Qué? ¡Sí!",
+    "a…b «c» „d“",
+    "&nbsp;&amp;&lt;",
+    "word",
+    "x" * 40,
+    "<!-- a comment -->",
+    "line\nbreak",
+    "\u2003em\u2009space",
+    "١٢٣؟،",
+)
+
+
+@st.composite
+def _soup(draw: st.DrawFn) -> str:
+    parts: list[str] = ["<html><body>"]
+    open_tags: list[str] = []
+    for _ in range(draw(st.integers(1, 60))):
+        action = draw(st.integers(0, 3))
+        if action == 0 and len(open_tags) < 12:
+            tag = draw(st.sampled_from(_TAGS))
+            parts.append(f"<{tag}{draw(st.sampled_from(_ATTRIBUTES))}>")
+            if tag != "br":
+                open_tags.append(tag)
+        elif action == 1 and open_tags:
+            parts.append(f"</{open_tags.pop()}>")
+        else:
+            parts.append(draw(st.sampled_from(_TEXTS)))
+    if draw(st.booleans()):
+        parts.extend(f"</{tag}>" for tag in reversed(open_tags))
+    return "".join(parts)
+
+
+@needs_compiled
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_soup())
+def test_tag_soup_is_identical(html: str) -> None:
+    _assert_same(html.encode())
+
+
+@needs_compiled
+def test_text_measures_match_textstats_on_every_code_point() -> None:
+    from newsspider.extraction import _segments_c
+
+    everything = "".join(chr(code) for code in range(0x110000) if not 0xD800 <= code < 0xE000)
+    for start in range(0, len(everything), 4096):
+        chunk = everything[start : start + 4096]
+        assert _segments_c.count_punctuation(chunk) == textstats.count_punctuation(chunk)
+        assert _segments_c.count_dense_script(chunk) == textstats.count_dense_script(chunk)
