@@ -84,6 +84,8 @@ class Row:
     good: bool
     #: The confidence `extract` gave (the weights in use when the rows were collected).
     shipped: float
+    #: The corpus page it came from (to look at the pages a model gets wrong).
+    page_id: str = ""
 
 
 _captured: list[tuple[float, ...]] = []
@@ -113,7 +115,9 @@ def _row(html: bytes, page: Page, group: str, chrome: bool) -> Row | None:
     if not _captured:
         return None  # no body at all: confidence 0 whatever the weights
     good = not chrome and page_f1(shingle_match(page.body, article.body)) >= GOOD_F1
-    return Row(group, chrome, _captured[-1], article.page_type, good, article.confidence)
+    return Row(
+        group, chrome, _captured[-1], article.page_type, good, article.confidence, page.id
+    )
 
 
 def collect(root: Path, limit: int | None) -> list[Row]:
@@ -352,11 +356,14 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.rows is not None:
         saved = json.loads(args.rows.read_text(encoding="utf-8"))
-        rows = [Row(r[0], r[1], tuple(r[2]), r[3], r[4], r[5]) for r in saved]
+        rows = [Row(r[0], r[1], tuple(r[2]), r[3], r[4], r[5], *r[6:]) for r in saved]
     else:
         rows = collect(corpora_root(args.corpora), args.limit)
     if args.save_rows is not None:
-        fields = [[r.group, r.chrome, r.features, r.page_type, r.good, r.shipped] for r in rows]
+        fields = [
+            [r.group, r.chrome, r.features, r.page_type, r.good, r.shipped, r.page_id]
+            for r in rows
+        ]
         args.save_rows.write_text(json.dumps(fields), encoding="utf-8")
     print(f"{len(rows)} rows: {sum(r.good for r in rows)} good, {sum(r.chrome for r in rows)} "
           "chrome-only")  # fmt: skip

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from newsspider.extraction.page_model import PageSegments
 from newsspider.extraction.pagetype import BodyShape
 
 FEATURE_NAMES = (
@@ -45,6 +46,13 @@ FEATURE_NAMES = (
     "boxed_share",
     "page_type_listing",
     "page_type_other",
+    "title_agreement",
+    "description_agreement",
+    "body_share",
+    "body_link_share",
+    "declared_container",
+    "body_position",
+    "log_segments",
 )
 
 #: Read through importlib.resources, which also works inside a zipped egg (Scrapyd's); the
@@ -98,13 +106,78 @@ CAPPED_TYPES = frozenset({"error", "login"})
 NON_ARTICLE_CAP = 0.15
 
 
+@dataclass(frozen=True, slots=True)
+class PageEvidence:
+    """What the rest of the page says about the body: evidence a page without its article
+    (header, navigation, teasers, footer left) lacks. Each is cheap, read from what `extract`
+    already has: the title and description it read, the page model, the selected segments."""
+
+    #: Share of the title's character 4-grams in the body's opening (None: no usable title).
+    title_agreement: float | None = None
+    #: The same for the page's meta/og description.
+    description_agreement: float | None = None
+    #: Share of the body's characters inside links.
+    body_link_share: float = 0.0
+    #: The container is, holds or sits in an element the page declares as its article or main
+    #: content (itemprop="articleBody", <article>, <main>).
+    declared_container: bool = False
+    #: Where the body starts, as a share of the page's segments (0: at the top).
+    body_position: float = 0.0
+    #: Body segments.
+    segments: int = 0
+
+
+_DECLARING_TAGS = frozenset({"article", "main"})
+
+
+def page_evidence(
+    page: PageSegments,
+    segment_ids: tuple[int, ...],
+    container: int,
+    body: str,
+    title: str | None,
+    description: str | None,
+) -> PageEvidence:
+    """The page's own evidence for the body (`PageEvidence`); linear in the body's segments
+    plus the declared regions."""
+    chars = page.segment_chars
+    body_chars = sum(chars[i] for i in segment_ids)
+    link_chars = sum(page.segment_link_chars[i] for i in segment_ids)
+    end = page.block_ends[container] if 0 <= container < len(page.block_ends) else container
+    declared = page.block_tags[container] in _DECLARING_TAGS if 0 <= container < len(
+        page.block_tags
+    ) else False
+    if not declared:
+        for region in (*page.declared_bodies, *page.main_regions):
+            # The container holds the region, or the region holds the container.
+            if container <= region <= end or region <= container <= page.block_ends[region]:
+                declared = True
+                break
+    total = len(page.segment_owners)
+    return PageEvidence(
+        title_agreement=text_agreement(body, title, 8),
+        description_agreement=text_agreement(body, description, 30),
+        body_link_share=link_chars / body_chars if body_chars else 0.0,
+        declared_container=declared,
+        body_position=min(segment_ids) / total if segment_ids and total else 0.0,
+        segments=len(segment_ids),
+    )
+
+
+def _signed(share: float | None) -> float:
+    # Missing evidence is neutral (0); present, it runs from -1 (none found) to 1 (all found).
+    return 0.0 if share is None else 2.0 * share - 1.0
+
+
 def confidence_features(
     shape: BodyShape,
     is_article_hint: bool | None,
     structured_agreement: float | None,
     runner_up_ratio: float,
     page_type: str,
+    evidence: PageEvidence | None = None,
 ) -> tuple[float, ...]:
+    evidence = evidence or PageEvidence()
     punctuation_rate = 100.0 * shape.punctuation / shape.chars if shape.chars else 0.0
     return (
         math.log1p(shape.chars),
@@ -124,6 +197,13 @@ def confidence_features(
         shape.boxed_share,
         float(page_type == "listing"),
         float(page_type == "other"),
+        _signed(evidence.title_agreement),
+        _signed(evidence.description_agreement),
+        shape.body_share,
+        evidence.body_link_share,
+        float(evidence.declared_container),
+        evidence.body_position,
+        math.log1p(evidence.segments),
     )
 
 
@@ -153,6 +233,18 @@ def structured_agreement(body: str, declared_body: str | None) -> float | None:
     return len(declared.intersection(_grams(_squashed(body)))) / len(declared)
 
 
+def text_agreement(body: str, reference: str | None, min_chars: int) -> float | None:
+    """Share of ``reference``'s character 4-grams (whitespace removed, case folded) found in the
+    body's opening: script-independent, bounded. None when the reference is missing or shorter
+    than ``min_chars`` characters."""
+    if not reference:
+        return None
+    grams = set(_grams(_squashed(reference)))
+    if len(grams) < max(1, min_chars - 3):
+        return None
+    return len(grams.intersection(_grams(_squashed(body)))) / len(grams)
+
+
 def combine(presence: float, quality: float, page_type: str) -> float:
     """The confidence from the two models' probabilities, capped for page types that are
     never an article."""
@@ -162,7 +254,17 @@ def combine(presence: float, quality: float, page_type: str) -> float:
     return round(value, 4)
 
 
+def article_presence(features: tuple[float, ...]) -> float:
+    """P(there is an article on this page at all), from `confidence_features`: the presence
+    model alone (real pages against chrome-only ones), for callers that ask only that, such as
+    the crawl-time content filter. A stable name: the confidence is this times body quality."""
+    return PRESENCE_MODEL.probability(features)
+
+
+def body_quality(features: tuple[float, ...]) -> float:
+    """P(this body is the article | there is one): the quality model alone."""
+    return QUALITY_MODEL.probability(features)
+
+
 def score_confidence(features: tuple[float, ...], page_type: str) -> float:
-    return combine(
-        PRESENCE_MODEL.probability(features), QUALITY_MODEL.probability(features), page_type
-    )
+    return combine(article_presence(features), body_quality(features), page_type)
