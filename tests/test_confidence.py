@@ -197,7 +197,9 @@ def test_page_evidence_measures_links_position_and_declared_containers() -> None
     story = _ids_containing(page, "again")[0] - 1, _ids_containing(page, "again")[0]
     article_block = page.segment_owners[story[0]] - 1  # the <article> around the first <p>
     assert page.block_tags[article_block] == "article"
-    evidence = page_evidence(page, story, article_block, PARAGRAPH, "tram line", None)
+    evidence = page_evidence(
+        page, story, article_block, PARAGRAPH, title="tram line", description=None
+    )
     assert evidence.declared_container
     assert evidence.body_link_share == 0.0
     assert evidence.body_position == 6 / len(page.segment_owners)
@@ -205,7 +207,7 @@ def test_page_evidence_measures_links_position_and_declared_containers() -> None
     assert evidence.description_agreement is None
     teaser = _ids_containing(page, "teaser")
     teaser_block = page.segment_owners[teaser[0]]
-    other = page_evidence(page, teaser, teaser_block, "teaser", "tram line", None)
+    other = page_evidence(page, teaser, teaser_block, "teaser", title="tram line", description=None)
     assert not other.declared_container
     assert other.body_link_share == 1.0
     assert other.title_agreement == 0.0

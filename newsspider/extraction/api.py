@@ -143,11 +143,15 @@ def _extract(
     page_type = classify_page(signals, shape, metadata.is_article_hint)
     agreement = structured_agreement(text, metadata.article_body)
     evidence = page_evidence(
-        page, selection.segment_ids, selection.container, text, metadata.title,
-        metadata.description,
-    )  # fmt: skip
+        page,
+        selection.segment_ids,
+        selection.container,
+        text,
+        title=metadata.title,
+        description=metadata.description,
+    )
     features = confidence_features(
-        shape, metadata.is_article_hint, agreement, runner_up_ratio, page_type, evidence
+        shape, metadata.is_article_hint, agreement, runner_up_ratio, page_type, evidence=evidence
     )
     if record is not None:
         record.selection, record.runner_up_ratio = selection, runner_up_ratio

@@ -135,6 +135,7 @@ def page_evidence(
     segment_ids: tuple[int, ...],
     container: int,
     body: str,
+    *,
     title: str | None,
     description: str | None,
 ) -> PageEvidence:
@@ -144,9 +145,9 @@ def page_evidence(
     body_chars = sum(chars[i] for i in segment_ids)
     link_chars = sum(page.segment_link_chars[i] for i in segment_ids)
     end = page.block_ends[container] if 0 <= container < len(page.block_ends) else container
-    declared = page.block_tags[container] in _DECLARING_TAGS if 0 <= container < len(
-        page.block_tags
-    ) else False
+    declared = 0 <= container < len(page.block_tags) and (
+        page.block_tags[container] in _DECLARING_TAGS
+    )
     if not declared:
         for region in (*page.declared_bodies, *page.main_regions):
             # The container holds the region, or the region holds the container.
@@ -175,6 +176,7 @@ def confidence_features(
     structured_agreement: float | None,
     runner_up_ratio: float,
     page_type: str,
+    *,
     evidence: PageEvidence | None = None,
 ) -> tuple[float, ...]:
     evidence = evidence or PageEvidence()
