@@ -52,8 +52,9 @@ CORPORA = (
 #: the body's opening) were added for "no article here"; the rest came from forward/backward
 #: steps on the leave-one-group-out figures over all development groups (presence: chrome-only
 #: pages below the 3%-good-loss cut; quality: mean AUROC), then features with next to no weight
-#: or a gain of a few pages were pruned; so these LOCO figures are optimistic by that choice. The page's own declarations (article_hint, structured_body_agreement) are left
-#: out of the presence model by design: the chrome-only pages are generated without them, so
+#: or a gain of a few pages were pruned; so these LOCO figures are optimistic by that choice.
+#: The page's own declarations (article_hint, structured_body_agreement) are left out of the
+#: presence model by design: the chrome-only pages are generated without them, so
 #: there they would learn the generator, not the page.
 PRESENCE_FEATURES = (
     "log_chars",

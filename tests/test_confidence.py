@@ -183,6 +183,14 @@ def test_text_agreement_is_the_share_of_the_reference_found_in_the_body() -> Non
     assert text_agreement(PARAGRAPH, "Tram", 8) is None
 
 
+def test_text_agreement_on_cjk_counts_character_pairs() -> None:
+    body = "本地茶农今年春茶丰收，茶叶价格比去年上涨两成，合作社计划扩大种植面积。"
+    # The headline's words recur in the article, not its 4-character runs.
+    headline = text_agreement(body, "本地茶农迎来春茶丰收", 8)
+    assert headline is not None and headline > 0.5
+    assert text_agreement(body, "股市今日大幅下跌走低", 8) == 0.0
+
+
 def test_text_agreement_reads_only_the_body_opening() -> None:
     late = "x" * 5000 + "Council votes to extend the tram line"
     assert text_agreement(late, "Council votes to extend the tram line", 8) == 0.0

@@ -24,10 +24,12 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
+from itertools import pairwise
 from pathlib import Path
 
 from newsspider.extraction.page_model import PageSegments
 from newsspider.extraction.pagetype import BodyShape
+from newsspider.extraction.textstats import count_dense_script
 
 FEATURE_NAMES = (
     "log_chars",
@@ -236,12 +238,20 @@ def structured_agreement(body: str, declared_body: str | None) -> float | None:
 
 
 def text_agreement(body: str, reference: str | None, min_chars: int) -> float | None:
-    """Share of ``reference``'s character 4-grams (whitespace removed, case folded) found in the
-    body's opening: script-independent, bounded. None when the reference is missing or shorter
-    than ``min_chars`` characters."""
+    """Share of ``reference``'s character grams (whitespace removed, case folded) found in the
+    body's opening: script-independent, bounded. Grams of 4 characters, of 2 where the reference
+    is mostly CJK/kana/hangul (a character there is about a word: a headline's 4-character runs
+    seldom recur in its article). None when the reference is missing or shorter than
+    ``min_chars`` characters."""
     if not reference:
         return None
-    grams = set(_grams(_squashed(reference)))
+    squashed = _squashed(reference)
+    if 2 * count_dense_script(squashed) > len(squashed):
+        pairs = set(pairwise(squashed))
+        if len(pairs) < max(1, min_chars // 2 - 1):
+            return None
+        return len(pairs.intersection(pairwise(_squashed(body)))) / len(pairs)
+    grams = set(_grams(squashed))
     if len(grams) < max(1, min_chars - 3):
         return None
     return len(grams.intersection(_grams(_squashed(body)))) / len(grams)
