@@ -64,6 +64,7 @@ PRESENCE_FEATURES = (
     "title_agreement",
     "description_agreement",
     "body_position",
+    "short_body",
 )
 QUALITY_FEATURES = (
     "log_chars",
@@ -74,6 +75,7 @@ QUALITY_FEATURES = (
     "description_agreement",
     "short_line_share",
     "punctuation_per_100",
+    "short_body",
 )
 GOOD_F1 = 0.8
 #: A chrome-only page counts as "article removed" when at least half the truth's text was on

@@ -55,6 +55,7 @@ FEATURE_NAMES = (
     "declared_container",
     "body_position",
     "log_segments",
+    "short_body",
 )
 
 #: Read through importlib.resources, which also works inside a zipped egg (Scrapyd's); the
@@ -129,6 +130,7 @@ class PageEvidence:
     segments: int = 0
 
 
+SHORT_BODY_LOG = math.log1p(500)
 _DECLARING_TAGS = frozenset({"article", "main"})
 
 
@@ -201,13 +203,17 @@ def confidence_features(
         shape.boxed_share,
         float(page_type == "listing"),
         float(page_type == "other"),
-        _signed(evidence.title_agreement),
+        # Nearly every page has a title; none (a JSON document, plain text) agrees with nothing.
+        -1.0 if evidence.title_agreement is None else _signed(evidence.title_agreement),
         _signed(evidence.description_agreement),
         shape.body_share,
         evidence.body_link_share,
         float(evidence.declared_container),
         evidence.body_position,
         math.log1p(evidence.segments),
+        # How far under ~500 characters the body is (log scale): below that, good bodies are
+        # rare (13 of 596 development pages), a cliff the linear log_chars term cannot draw.
+        max(0.0, SHORT_BODY_LOG - math.log1p(shape.chars)),
     )
 
 
