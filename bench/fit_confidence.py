@@ -9,6 +9,8 @@ One reproducible command (re-run it after any change to the extractor):
 2. Adds **chrome-only pages**: each page with a body truth with the elements holding that truth
    removed (`bench.middleware_eval.structural`: header, navigation, teasers, comments and footer
    stay), labelled "not good": there is no article on them. They belong to their source group.
+   Those that still hold their article (`Row.article_removed`: the truth was not the page's
+   text, or more than a tenth of it is left) are left out of the fit and reported apart.
 3. Fits a logistic regression (Newton's method, L2 on standardised features) to
    `newsspider.extraction.confidence.FEATURE_NAMES`, and reports, **leave one group out**
    (fitted on the other groups, judged on the held-out one): AUROC on the group's real pages

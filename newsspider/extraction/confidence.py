@@ -9,12 +9,17 @@ stitched around many skipped pieces, whether it is mostly headings, and whether 
 metadata agrees (structured data says "article"; JSON-LD ``articleBody`` overlaps the body).
 The shape of the lines says whether the body is an archive or a thread taken as one article
 (many short, dated lines; most text in table cells or list items) or carries boxes marked as
-furniture. The page type is evidence, not a verdict: a thin `<br>`-separated body classified
+furniture. The rest of the page is a witness too (`page_evidence`): a body that repeats the
+page's title and description, near the top, is the page's article; a page whose article was
+removed (header, navigation, teasers, footer left) has none of that. The page type is
+evidence, not a verdict: a thin `<br>`-separated body classified
 `listing` or `other` still ranks by its other measures; only `error` and `login` pages, which
 say so in their own words, are capped.
 Weights live in ``newsspider/models/confidence.json``, written by
 ``python -m bench.fit_confidence --write`` (logistic regression, label "body F1 >= 0.8", with
 chrome-only pages, the article removed, as "no article here"), judged leave one corpus out.
+`article_presence` and `body_quality` are the two models alone (stable names: the crawl-time
+content filter asks only whether an article is present).
 """
 
 from __future__ import annotations
