@@ -119,7 +119,8 @@ class PageEvidence:
     (header, navigation, teasers, footer left) lacks. Each is cheap, read from what `extract`
     already has: the title and description it read, the page model, the selected segments."""
 
-    #: Share of the title's character 4-grams in the body's opening (None: no usable title).
+    #: Share of the title's character grams in the body's opening (None: no usable title;
+    #: `text_agreement`).
     title_agreement: float | None = None
     #: The same for the page's meta/og description.
     description_agreement: float | None = None
@@ -163,7 +164,7 @@ def page_evidence(
                 declared = True
                 break
     total = len(page.segment_owners)
-    opening = _BodyGrams(_squashed(body))
+    opening = _Opening(_squashed(body))
     return PageEvidence(
         title_agreement=opening.agreement(title, 8),
         description_agreement=opening.agreement(description, 30),
@@ -254,10 +255,15 @@ def text_agreement(body: str, reference: str | None, min_chars: int) -> float | 
     is mostly CJK/kana/hangul (a character there is about a word: a headline's 4-character runs
     seldom recur in its article). None when the reference is missing or shorter than
     ``min_chars`` characters."""
-    return _BodyGrams(_squashed(body)).agreement(reference, min_chars)
+    return _Opening(_squashed(body)).agreement(reference, min_chars)
 
 
-class _BodyGrams:
+#: Above this many reference grams, one set of the opening's grams is cheaper than a substring
+#: search per gram (a page-controlled description may be long).
+_SEARCHES_MAX = 200
+
+
+class _Opening:
     """The body's opening, squashed once for the title and the description."""
 
     def __init__(self, opening: str) -> None:
@@ -272,9 +278,12 @@ class _BodyGrams:
         wanted = {squashed[i : i + size] for i in range(len(squashed) - size + 1)}
         if len(wanted) < max(1, least):
             return None
+        opening = self.opening
+        if len(wanted) > _SEARCHES_MAX:
+            found = {opening[i : i + size] for i in range(len(opening) - size + 1)}
+            return len(wanted & found) / len(wanted)
         # A substring search per reference gram (C speed) costs less than a set of the
         # opening's ~3000 grams built in Python; the share is the same.
-        opening = self.opening
         return sum(gram in opening for gram in wanted) / len(wanted)
 
 
