@@ -12,7 +12,9 @@ from newsspider.extraction.confidence import (
     PRESENCE_MODEL,
     QUALITY_MODEL,
     confidence_features,
+    page_evidence,
     score_confidence,
+    text_agreement,
 )
 from newsspider.extraction.page_model import PageSegments
 from newsspider.extraction.pagetype import BodyShape, body_shape, tag_ratio_agreement
@@ -166,3 +168,67 @@ def test_gaussian_smoothing_keeps_constants_and_spreads_a_spike() -> None:
     assert all(abs(v - 3.0) < 1e-12 for v in gaussian_smooth([3.0] * 7, 3))
     spike = gaussian_smooth([0.0, 0.0, 0.0, 9.0, 0.0, 0.0, 0.0], 2)
     assert spike[3] > spike[2] == spike[4] > spike[1] == spike[5] > spike[0] == spike[6] == 0.0
+
+
+def test_text_agreement_is_the_share_of_the_reference_found_in_the_body() -> None:
+    # Words in another order: the grams across the word joins are missing, the rest found.
+    reordered = text_agreement(PARAGRAPH, "Council voted to extend the tram line", 8)
+    assert reordered is not None and 0.5 < reordered < 1.0
+    assert text_agreement(PARAGRAPH, "To extend the tram line", 8) == 1.0
+    assert text_agreement(PARAGRAPH, "Zebra quokka xylophone", 8) == 0.0
+    half = text_agreement(PARAGRAPH, "tram line zzzz qqqq", 8)
+    assert half is not None and 0.2 < half < 0.8
+    # Missing or too short to say anything: no evidence either way.
+    assert text_agreement(PARAGRAPH, None, 8) is None
+    assert text_agreement(PARAGRAPH, "Tram", 8) is None
+
+
+def test_text_agreement_on_cjk_counts_character_pairs() -> None:
+    body = "本地茶农今年春茶丰收，茶叶价格比去年上涨两成，合作社计划扩大种植面积。"
+    # The headline's words recur in the article, not its 4-character runs.
+    headline = text_agreement(body, "本地茶农迎来春茶丰收", 8)
+    assert headline is not None and headline > 0.5
+    assert text_agreement(body, "股市今日大幅下跌走低", 8) == 0.0
+
+
+def test_text_agreement_of_a_long_reference_counts_the_same_way() -> None:
+    # Past a few hundred grams the share is counted from a set of the body's grams instead of
+    # one search per gram: the same share as the plain definition either way.
+    body = PARAGRAPH * 3
+    for reference in ("tram line, zebra crossing vote", PARAGRAPH + " " + PARAGRAPH[::-1]):
+        squashed_body = "".join(body.split()).casefold()[:3000]
+        squashed = "".join(reference.split()).casefold()
+        wanted = {squashed[i : i + 4] for i in range(len(squashed) - 3)}
+        expected = sum(g in squashed_body for g in wanted) / len(wanted)
+        assert text_agreement(body, reference, 8) == expected
+    assert len(wanted) > 200  # the second reference takes the set path
+
+
+def test_text_agreement_reads_only_the_body_opening() -> None:
+    late = "x" * 5000 + "Council votes to extend the tram line"
+    assert text_agreement(late, "Council votes to extend the tram line", 8) == 0.0
+
+
+def test_page_evidence_measures_links_position_and_declared_containers() -> None:
+    menu = "".join(f'<li><a href="/s{n}">Section {n}</a></li>' for n in range(6))
+    page = _page(
+        f"<ul>{menu}</ul><article><p>{PARAGRAPH}</p><p>{PARAGRAPH} again</p></article>"
+        f'<div><p><a href="/x">{PARAGRAPH} teaser</a></p></div>'
+    )
+    story = _ids_containing(page, "again")[0] - 1, _ids_containing(page, "again")[0]
+    article_block = page.segment_owners[story[0]] - 1  # the <article> around the first <p>
+    assert page.block_tags[article_block] == "article"
+    evidence = page_evidence(
+        page, story, article_block, PARAGRAPH, title="tram line", description=None
+    )
+    assert evidence.declared_container
+    assert evidence.body_link_share == 0.0
+    assert evidence.body_position == 6 / len(page.segment_owners)
+    assert evidence.segments == 2
+    assert evidence.description_agreement is None
+    teaser = _ids_containing(page, "teaser")
+    teaser_block = page.segment_owners[teaser[0]]
+    other = page_evidence(page, teaser, teaser_block, "teaser", title="tram line", description=None)
+    assert not other.declared_container
+    assert other.body_link_share == 1.0
+    assert other.title_agreement == 0.0

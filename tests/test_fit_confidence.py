@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bench.fit_confidence import drop_threshold, fit, group_weights
+from bench.fit_confidence import Row, drop_threshold, fit, group_weights, truth_on_page
 
 
 def test_group_weights_give_every_group_the_same_total() -> None:
@@ -30,3 +30,25 @@ def test_drop_threshold_is_the_highest_step_within_the_loss_budget() -> None:
     goods = [0.05, 0.15, 0.22, 0.27] + [0.9] * 96
     assert drop_threshold(goods) == 0.25
     assert drop_threshold([0.01] * 10 + [0.9] * 90) == 0.0
+
+
+def _chrome(on_page: float, left: float) -> Row:
+    return Row("g", True, (), "article", False, 0.0, "p", on_page, left)
+
+
+def test_a_chrome_only_page_counts_only_when_its_article_was_removed() -> None:
+    assert _chrome(0.9, 0.02).article_removed
+    # The truth was not the page's text (a summary): nothing could be removed.
+    assert not _chrome(0.1, 0.0).article_removed
+    # A good part of the article is still there.
+    assert not _chrome(0.9, 0.4).article_removed
+    # Real pages are never "article removed".
+    assert not Row("g", False, (), "article", True, 0.9).article_removed
+
+
+def test_truth_on_page_reads_the_generators_utf8_without_a_charset() -> None:
+    truth = "Der Stadtrat beschloss am Dienstag die Verlängerung der Straßenbahn um vier Kilometer"
+    page = f"<!DOCTYPE html><html><body><p>{truth}</p>\n<p>Impressum</p></body></html>"
+    assert truth_on_page(truth, page.encode("utf-8")) == 1.0
+    assert truth_on_page(truth, b"<html><body><p>Impressum</p></body></html>") == 0.0
+    assert truth_on_page("", page.encode("utf-8")) == 0.0

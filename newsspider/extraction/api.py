@@ -13,6 +13,7 @@ from newsspider.extraction.binary import binary_signature, mostly_not_text
 from newsspider.extraction.cleaning import clean_tree
 from newsspider.extraction.confidence import (
     confidence_features,
+    page_evidence,
     score_confidence,
     structured_agreement,
 )
@@ -141,8 +142,16 @@ def _extract(
     signals = page_signals(title_text, password_fields, page, first_h1)
     page_type = classify_page(signals, shape, metadata.is_article_hint)
     agreement = structured_agreement(text, metadata.article_body)
+    evidence = page_evidence(
+        page,
+        selection.segment_ids,
+        selection.container,
+        text,
+        title=metadata.title,
+        description=metadata.description,
+    )
     features = confidence_features(
-        shape, metadata.is_article_hint, agreement, runner_up_ratio, page_type
+        shape, metadata.is_article_hint, agreement, runner_up_ratio, page_type, evidence=evidence
     )
     if record is not None:
         record.selection, record.runner_up_ratio = selection, runner_up_ratio

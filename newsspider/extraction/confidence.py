@@ -9,12 +9,17 @@ stitched around many skipped pieces, whether it is mostly headings, and whether 
 metadata agrees (structured data says "article"; JSON-LD ``articleBody`` overlaps the body).
 The shape of the lines says whether the body is an archive or a thread taken as one article
 (many short, dated lines; most text in table cells or list items) or carries boxes marked as
-furniture. The page type is evidence, not a verdict: a thin `<br>`-separated body classified
+furniture. The rest of the page is a witness too (`page_evidence`): a body that repeats the
+page's title and description, near the top, is the page's article; a page whose article was
+removed (header, navigation, teasers, footer left) has none of that. The page type is
+evidence, not a verdict: a thin `<br>`-separated body classified
 `listing` or `other` still ranks by its other measures; only `error` and `login` pages, which
 say so in their own words, are capped.
 Weights live in ``newsspider/models/confidence.json``, written by
 ``python -m bench.fit_confidence --write`` (logistic regression, label "body F1 >= 0.8", with
 chrome-only pages, the article removed, as "no article here"), judged leave one corpus out.
+`article_presence` and `body_quality` are the two models alone (stable names: the crawl-time
+content filter asks only whether an article is present).
 """
 
 from __future__ import annotations
@@ -26,7 +31,9 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from newsspider.extraction.page_model import PageSegments
 from newsspider.extraction.pagetype import BodyShape
+from newsspider.extraction.textstats import count_dense_script
 
 FEATURE_NAMES = (
     "log_chars",
@@ -45,6 +52,14 @@ FEATURE_NAMES = (
     "boxed_share",
     "page_type_listing",
     "page_type_other",
+    "title_agreement",
+    "description_agreement",
+    "body_share",
+    "body_link_share",
+    "declared_container",
+    "body_position",
+    "log_segments",
+    "short_body",
 )
 
 #: Read through importlib.resources, which also works inside a zipped egg (Scrapyd's); the
@@ -98,13 +113,83 @@ CAPPED_TYPES = frozenset({"error", "login"})
 NON_ARTICLE_CAP = 0.15
 
 
+@dataclass(frozen=True, slots=True)
+class PageEvidence:
+    """What the rest of the page says about the body: evidence a page without its article
+    (header, navigation, teasers, footer left) lacks. Each is cheap, read from what `extract`
+    already has: the title and description it read, the page model, the selected segments."""
+
+    #: Share of the title's character grams in the body's opening (None: no usable title;
+    #: `text_agreement`).
+    title_agreement: float | None = None
+    #: The same for the page's meta/og description.
+    description_agreement: float | None = None
+    #: Share of the body's characters inside links.
+    body_link_share: float = 0.0
+    #: The container is, holds or sits in an element the page declares as its article or main
+    #: content (itemprop="articleBody", <article>, <main>).
+    declared_container: bool = False
+    #: Where the body starts, as a share of the page's segments (0: at the top).
+    body_position: float = 0.0
+    #: Body segments.
+    segments: int = 0
+
+
+SHORT_BODY_LOG = math.log1p(500)
+_DECLARING_TAGS = frozenset({"article", "main"})
+
+
+def page_evidence(
+    page: PageSegments,
+    segment_ids: tuple[int, ...],
+    container: int,
+    body: str,
+    *,
+    title: str | None,
+    description: str | None,
+) -> PageEvidence:
+    """The page's own evidence for the body (`PageEvidence`); linear in the body's segments
+    plus the declared regions."""
+    chars = page.segment_chars
+    body_chars = sum(chars[i] for i in segment_ids)
+    link_chars = sum(page.segment_link_chars[i] for i in segment_ids)
+    end = page.block_ends[container] if 0 <= container < len(page.block_ends) else container
+    declared = 0 <= container < len(page.block_tags) and (
+        page.block_tags[container] in _DECLARING_TAGS
+    )
+    if not declared:
+        for region in (*page.declared_bodies, *page.main_regions):
+            # The container holds the region, or the region holds the container.
+            if container <= region <= end or region <= container <= page.block_ends[region]:
+                declared = True
+                break
+    total = len(page.segment_owners)
+    opening = _Opening(_squashed(body))
+    return PageEvidence(
+        title_agreement=opening.agreement(title, 8),
+        description_agreement=opening.agreement(description, 30),
+        body_link_share=link_chars / body_chars if body_chars else 0.0,
+        declared_container=declared,
+        body_position=min(segment_ids) / total if segment_ids and total else 0.0,
+        segments=len(segment_ids),
+    )
+
+
+def _signed(share: float | None) -> float:
+    # Missing evidence is neutral (0); present, it runs from -1 (none found) to 1 (all found).
+    return 0.0 if share is None else 2.0 * share - 1.0
+
+
 def confidence_features(
     shape: BodyShape,
     is_article_hint: bool | None,
     structured_agreement: float | None,
     runner_up_ratio: float,
     page_type: str,
+    *,
+    evidence: PageEvidence | None = None,
 ) -> tuple[float, ...]:
+    evidence = evidence or PageEvidence()
     punctuation_rate = 100.0 * shape.punctuation / shape.chars if shape.chars else 0.0
     return (
         math.log1p(shape.chars),
@@ -124,6 +209,17 @@ def confidence_features(
         shape.boxed_share,
         float(page_type == "listing"),
         float(page_type == "other"),
+        # Nearly every page has a title; none (a JSON document, plain text) agrees with nothing.
+        -1.0 if evidence.title_agreement is None else _signed(evidence.title_agreement),
+        _signed(evidence.description_agreement),
+        shape.body_share,
+        evidence.body_link_share,
+        float(evidence.declared_container),
+        evidence.body_position,
+        math.log1p(evidence.segments),
+        # How far under ~500 characters the body is (log scale): below that, good bodies are
+        # rare (13 of 596 development pages), a cliff the linear log_chars term cannot draw.
+        max(0.0, SHORT_BODY_LOG - math.log1p(shape.chars)),
     )
 
 
@@ -153,6 +249,44 @@ def structured_agreement(body: str, declared_body: str | None) -> float | None:
     return len(declared.intersection(_grams(_squashed(body)))) / len(declared)
 
 
+def text_agreement(body: str, reference: str | None, min_chars: int) -> float | None:
+    """Share of ``reference``'s character grams (whitespace removed, case folded) found in the
+    body's opening: script-independent, bounded. Grams of 4 characters, of 2 where the reference
+    is mostly CJK/kana/hangul (a character there is about a word: a headline's 4-character runs
+    seldom recur in its article). None when the reference is missing or shorter than
+    ``min_chars`` characters."""
+    return _Opening(_squashed(body)).agreement(reference, min_chars)
+
+
+#: Above this many reference grams, one set of the opening's grams is cheaper than a substring
+#: search per gram (a page-controlled description may be long).
+_SEARCHES_MAX = 200
+
+
+class _Opening:
+    """The body's opening, squashed once for the title and the description."""
+
+    def __init__(self, opening: str) -> None:
+        self.opening = opening
+
+    def agreement(self, reference: str | None, min_chars: int) -> float | None:
+        if not reference:
+            return None
+        squashed = _squashed(reference)
+        dense = 2 * count_dense_script(squashed) > len(squashed)
+        size, least = (2, min_chars // 2 - 1) if dense else (4, min_chars - 3)
+        wanted = {squashed[i : i + size] for i in range(len(squashed) - size + 1)}
+        if len(wanted) < max(1, least):
+            return None
+        opening = self.opening
+        if len(wanted) > _SEARCHES_MAX:
+            found = {opening[i : i + size] for i in range(len(opening) - size + 1)}
+            return len(wanted & found) / len(wanted)
+        # A substring search per reference gram (C speed) costs less than a set of the
+        # opening's ~3000 grams built in Python; the share is the same.
+        return sum(gram in opening for gram in wanted) / len(wanted)
+
+
 def combine(presence: float, quality: float, page_type: str) -> float:
     """The confidence from the two models' probabilities, capped for page types that are
     never an article."""
@@ -162,7 +296,17 @@ def combine(presence: float, quality: float, page_type: str) -> float:
     return round(value, 4)
 
 
+def article_presence(features: tuple[float, ...]) -> float:
+    """P(there is an article on this page at all), from `confidence_features`: the presence
+    model alone (real pages against chrome-only ones), for callers that ask only that, such as
+    the crawl-time content filter. A stable name: the confidence is this times body quality."""
+    return PRESENCE_MODEL.probability(features)
+
+
+def body_quality(features: tuple[float, ...]) -> float:
+    """P(this body is the article | there is one): the quality model alone."""
+    return QUALITY_MODEL.probability(features)
+
+
 def score_confidence(features: tuple[float, ...], page_type: str) -> float:
-    return combine(
-        PRESENCE_MODEL.probability(features), QUALITY_MODEL.probability(features), page_type
-    )
+    return combine(article_presence(features), body_quality(features), page_type)
