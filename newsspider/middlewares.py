@@ -150,6 +150,7 @@ class ContentFilterMiddleware:
         else:
             judgement = await self._judge(request, response, content_type, encoding)
         if judgement is None:  # the judgement failed (logged): let the pipeline decide
+            self.stats.inc_value("newsspider/content_filter/kept_count")
             return response
         if judgement.keep or judgement.reason not in self.reasons:
             self.stats.inc_value("newsspider/content_filter/kept_count")

@@ -32,14 +32,17 @@ __all__ = [
 ]
 
 #: `score_page` reasons decided without extraction: the page has no text to extract (binary or
-#: non-HTML bytes; no visible text, also with `<noscript>` unwrapped).
-CERTAIN_REASONS: Final = frozenset({"not_html", "empty"})
+#: non-HTML bytes; no visible text, also with `<noscript>` unwrapped), or says in its own words
+#: that it is an error page or a consent wall and has no 250-character run of text. Measured on
+#: the development corpora (docs/content-filter.md): none of these drops an article the
+#: extractor would keep; "listing", "thin" and "login" did, so they go to the extractor.
+CERTAIN_REASONS: Final = frozenset({"not_html", "empty", "soft_404", "consent"})
 
 #: Page types that say what they are (the extractor found no body, an error message, a sign-in
 #: form, bytes that are not text) and the drop reason each gives. The pipeline never keeps them
 #: either: their confidence is 0 or capped below any sensible threshold.
 NON_ARTICLE_TYPES: Final = {
-    "empty": "empty",
+    "empty": "no_article",
     "not_html": "not_html",
     "error": "soft_404",
     "login": "login",
@@ -97,7 +100,8 @@ def judge_page(
     """Judge one response: `score_page` first; unless its verdict is a certain drop, extract
     (``extract_function(body, url, encoding, **extract_kwargs)``, as the pipeline would) and
     keep the page when P(present) >= ``min_presence`` and the page type is not a non-article
-    type. A custom extraction function that measures no presence is judged by page type only."""
+    type. With a custom extraction function, which measures no presence, the page type and the
+    text-statistics verdict decide."""
     verdict = score_page(body, content_type, response_encoding, thresholds)
     if not verdict.keep and verdict.reason in CERTAIN_REASONS:
         return Judgement(False, verdict.reason, verdict)
@@ -111,7 +115,9 @@ def judge_page(
     presence = presence_of(record, article) if record is not None else None
     if article.page_type in NON_ARTICLE_TYPES:
         reason: str | None = NON_ARTICLE_TYPES[article.page_type]
-    elif presence is not None and presence < min_presence:
+    elif presence is None:  # a custom function: the text statistics decide, as they did alone
+        reason = verdict.reason
+    elif presence < min_presence:
         reason = _LOW_PRESENCE_REASON.get(article.page_type, "no_article")
     else:
         reason = None
