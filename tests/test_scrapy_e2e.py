@@ -74,6 +74,11 @@ def check_accounting(result: CrawlResult, server: SiteServer, errors: int) -> No
     assert len(result.items) + stats("newsspider/dropped/count") + errors == len(CANDIDATES)
     assert stats("newsspider/pipeline/error_count") == errors
     assert stats("newsspider/content_filter/kept_count") == stats("newsspider/pipeline/page_count")
+    # One extraction per page: the pipeline takes the filter's (a page whose judgement failed
+    # is extracted again, and fails again).
+    pages = stats("newsspider/pipeline/page_count")
+    assert stats("newsspider/pipeline/prepared_count") == pages - errors
+    assert stats("newsspider/content_filter/error_count") == errors
     # Every HTTP response: received by the engine, dropped by the filter, or consumed by the
     # redirect and retry middlewares.
     responses = stats("downloader/response_count")
