@@ -49,8 +49,9 @@ class PreparedExtractions:
         key = id(prepared.body)
         self._entries[key] = prepared
         self._entries.move_to_end(key)
-        while len(self._entries) > self._max_entries:
-            self._entries.popitem(last=False)
+        with contextlib.suppress(KeyError):  # emptied meanwhile by a finalizer
+            while len(self._entries) > self._max_entries:
+                self._entries.popitem(last=False)
         # A response class without weak references raises TypeError: the bound still holds.
         with contextlib.suppress(TypeError):
             weakref.finalize(response, self._discard, key, prepared)
@@ -59,10 +60,11 @@ class PreparedExtractions:
         self, body: bytes, url: str, encoding: str | None, hints: dict[str, Any]
     ) -> Article | None:
         """The article prepared for exactly these inputs, removed from the store; else None."""
-        prepared = self._entries.get(id(body))
+        # One `pop`: a finalizer may run on another thread (garbage collection happens
+        # wherever it is triggered) and remove an entry between a lookup and a `del`.
+        prepared = self._entries.pop(id(body), None)
         if prepared is None or prepared.body is not body:
-            return None
-        del self._entries[id(body)]
+            return None  # (an entry found by id holds that body alive: always the same object)
         if prepared.url != url or prepared.encoding != encoding or prepared.hints != hints:
             return None  # the callback changed an input (extra hints...): extract again
         return prepared.article
@@ -72,4 +74,4 @@ class PreparedExtractions:
 
     def _discard(self, key: int, prepared: Prepared) -> None:
         if self._entries.get(key) is prepared:
-            del self._entries[key]
+            self._entries.pop(key, None)
