@@ -59,7 +59,9 @@ class ExtractionRunner:
         return self._closed
 
     def start(self) -> None:
-        """Start the workers now (process mode: they import while the first pages download)."""
+        """Start the workers now (process mode: they import while the first pages download);
+        also reopens a closed runner (a pipeline opened again)."""
+        self._closed = False
         if self.config.mode == "process":
             self._ensure_pool()
         else:
