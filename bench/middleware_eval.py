@@ -40,6 +40,7 @@ No threshold is tuned here: the filter runs with its defaults.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import json
 import math
@@ -92,6 +93,8 @@ class Sample:
     lang: str = ""
     #: wceb2026_llm_dev's page-type group (`bench.corpus.Page.group`), "" elsewhere.
     group: str = ""
+    #: P(article present) from the filter's extraction, None when it did not extract.
+    presence: float | None = None
 
 
 # --- the pages --------------------------------------------------------------------------------
@@ -262,12 +265,12 @@ class _Stats:
         pass
 
 
-def _middleware() -> Any:
+def _middleware(settings: dict[str, Any] | None = None) -> Any:
     from scrapy.settings import Settings
 
     from newsspider.middlewares import ContentFilterMiddleware
 
-    crawler = SimpleNamespace(settings=Settings(), stats=_Stats(), spider=None)
+    crawler = SimpleNamespace(settings=Settings(settings or {}), stats=_Stats(), spider=None)
     return ContentFilterMiddleware(crawler)
 
 
@@ -283,37 +286,63 @@ def _response(sample: Sample) -> Any:
     ), request
 
 
-def judge_all(samples: list[Sample], *, extract_too: bool = True) -> None:
+def judge_all(
+    samples: list[Sample], *, extract_too: bool = True, settings: dict[str, Any] | None = None
+) -> None:
+    """Every sample through the real middleware (awaited on an asyncio loop, as in a crawl);
+    with `extract_too`, also what the pipeline would do with it: the filter's own extraction
+    when it made one (the pipeline reuses it), else a fresh `extract`."""
+    asyncio.run(_judge_all(samples, extract_too, settings))
+
+
+async def _judge_all(
+    samples: list[Sample], extract_too: bool, settings: dict[str, Any] | None
+) -> None:
     from newsspider.extraction.api import extract
+    from newsspider.extraction_runner import ExtractionRunner
     from newsspider.items import PageItem
     from newsspider.middlewares import PageDropped
 
-    middleware = _middleware()
+    middleware = _middleware(settings)
     for sample in samples:
         response, request = _response(sample)
+        article = None
         try:
-            middleware.process_response(request, response)
+            await middleware.process_response(request, response)
+            verdict = request.meta.get("newsspider_verdict", {})
+            sample.presence = verdict.get("presence")
         except PageDropped as dropped:
             sample.dropped, sample.reason = True, dropped.reason
-        if not extract_too:
-            continue
+            sample.presence, article = dropped.presence, dropped.article
         item = PageItem.from_response(response)
-        article = extract(item.body, item.url, item.encoding)
-        sample.pipeline_keeps = article.confidence >= MIN_CONFIDENCE
-        sample.page_type = article.page_type
+        if middleware.min_presence > 0 and not sample.dropped:
+            runner = ExtractionRunner.for_crawler(middleware.crawler)
+            article = runner.prepared.take(item.body, item.url, item.encoding, item.hints)
+        if article is None and (extract_too or sample.dropped):
+            article = extract(item.body, item.url, item.encoding)
+        if article is not None:
+            sample.pipeline_keeps = article.confidence >= MIN_CONFIDENCE
+            sample.page_type = article.page_type
+    middleware._close_runner()
 
 
 # --- timing -----------------------------------------------------------------------------------
 
 
-def time_all(samples: list[Sample], repeat: int) -> None:
+def time_all(samples: list[Sample], repeat: int, settings: dict[str, Any] | None = None) -> None:
     """Best of `repeat` per page, per method, methods interleaved page by page."""
+    asyncio.run(_time_all(samples, repeat, settings))
+
+
+async def _time_all(samples: list[Sample], repeat: int, settings: dict[str, Any] | None) -> None:
     from newsspider.extraction.api import extract
     from newsspider.extraction.content_score import score_page
+    from newsspider.extraction_runner import ExtractionRunner
     from newsspider.items import PageItem
     from newsspider.middlewares import PageDropped
 
-    middleware = _middleware()
+    middleware = _middleware(settings)
+    runner = ExtractionRunner.for_crawler(middleware.crawler)
     prepared = []
     for sample in samples:
         response, _ = _response(sample)
@@ -321,28 +350,43 @@ def time_all(samples: list[Sample], repeat: int) -> None:
         item = PageItem.from_response(response)
         prepared.append((sample, encoding, item))
 
-    def run_middleware(sample: Sample) -> None:
+    async def run_middleware(sample: Sample) -> None:
         response, request = _response(sample)  # fresh: encoding resolution is part of the cost
         with contextlib.suppress(PageDropped):
-            middleware.process_response(request, response)
+            await middleware.process_response(request, response)
+        runner.prepared.clear()
 
-    methods: dict[str, Callable[[Sample, str | None, Any], object]] = {
-        "score_page": lambda s, enc, item: score_page(s.body, s.content_type, enc),
+    async def run_sync(function: Callable[[], object]) -> None:
+        function()
+
+    methods: dict[str, Callable[[Sample, str | None, Any], Any]] = {
+        "score_page": lambda s, enc, item: run_sync(
+            lambda: score_page(s.body, s.content_type, enc)
+        ),
         "middleware": lambda s, enc, item: run_middleware(s),
-        "extract": lambda s, enc, item: extract(item.body, item.url, item.encoding),
-        "lxml": lambda s, enc, item: lxml.html.fromstring(s.body) if s.body.strip() else None,
+        "extract": lambda s, enc, item: run_sync(
+            lambda: extract(item.body, item.url, item.encoding)
+        ),
+        "lxml": lambda s, enc, item: run_sync(
+            lambda: lxml.html.fromstring(s.body) if s.body.strip() else None
+        ),
     }
     for sample, encoding, item in prepared[:5]:  # warm-up
         for method in methods.values():
-            method(sample, encoding, item)
+            with contextlib.suppress(ValueError, etree.ParserError):
+                await method(sample, encoding, item)
     for _ in range(repeat):
         for sample, encoding, item in prepared:
             for name, method in methods.items():
-                start = time.perf_counter()
+                # CPU time of the whole process (all threads): the middleware's work runs on
+                # an extraction thread, and on a loaded machine wall time mostly measures
+                # waiting for a core.
+                start = time.process_time()
                 with contextlib.suppress(ValueError, etree.ParserError):  # lxml on non-HTML
-                    method(sample, encoding, item)
-                elapsed = time.perf_counter() - start
+                    await method(sample, encoding, item)
+                elapsed = time.process_time() - start
                 sample.times[name] = min(sample.times.get(name, math.inf), elapsed)
+    middleware._close_runner()
 
 
 # --- report -----------------------------------------------------------------------------------
@@ -538,8 +582,132 @@ def language_report(samples: list[Sample]) -> list[str]:
     return lines
 
 
+#: Drop reasons the filter gives for a page below the presence threshold (`page_judgement`).
+PRESENCE_REASONS = frozenset({"listing", "no_article"})
+#: The rule that sets ``NEWSSPIDER_CONTENT_FILTER_MIN_PRESENCE``, fixed before measuring: the
+#: highest threshold on a 0.01 grid at which the presence test drops at most this share of the
+#: development articles (the drops the presence setting does not control, pages without text or
+#: typed error/login, are not in this budget: they fall whatever the threshold).
+PRESENCE_BUDGET = 0.005
+_GRID = [round(0.01 * i, 2) for i in range(61)]
+
+
+def _development_articles(samples: list[Sample]) -> list[Sample]:
+    return [s for s in samples if s.source == "corpus" and s.group != OTHER_GROUP]
+
+
+def dropped_at(sample: Sample, threshold: float) -> bool:
+    """Whether the filter drops `sample` with the presence threshold set to `threshold` (the
+    other decisions do not depend on it)."""
+    from newsspider.extraction.page_judgement import NON_ARTICLE_TYPES
+
+    if sample.dropped and (
+        sample.reason not in PRESENCE_REASONS or sample.page_type in NON_ARTICLE_TYPES
+    ):
+        return True  # the text statistics' certain cases, or the page type
+    return sample.presence is not None and sample.presence < threshold
+
+
+def choose_min_presence(samples: list[Sample]) -> float:
+    articles = _development_articles(samples)
+    allowed = PRESENCE_BUDGET * len(articles)
+    chosen = 0.0
+    for threshold in _GRID:
+        lost = sum(
+            1
+            for s in articles
+            if dropped_at(s, threshold) and not dropped_at(s, 0.0)  # lost to presence alone
+        )
+        if lost <= allowed:
+            chosen = threshold
+    return chosen
+
+
+def threshold_report(samples: list[Sample], current: float) -> list[str]:
+    """Articles dropped, the worst language, recall, at several presence thresholds."""
+    articles = _development_articles(samples)
+    gutted = [s for s in samples if s.source == "structural"]
+    generated = [s for s in samples if s.source == "generated"]
+    langs = Counter(s.lang for s in articles)
+    big = [lang for lang, n in langs.items() if n >= 20]
+    chosen = choose_min_presence(samples)
+    out = [
+        f"Presence threshold (current setting {current}; the rule, ≤ {100 * PRESENCE_BUDGET:g}% "
+        f"of development articles lost to the presence test, gives **{chosen}**):",
+        "",
+        "| min P(present) | articles dropped | of them by presence | worst language (≥ 20 "
+        "articles) | article-removed recall | generated non-articles recall |",
+        "|---|---|---|---|---|---|",
+    ]
+    for threshold in sorted({0.0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, current, chosen}):
+        dropped = [s for s in articles if dropped_at(s, threshold)]
+        by_presence = sum(1 for s in dropped if not dropped_at(s, 0.0))
+        worst = max(
+            big,
+            key=lambda lang: (
+                sum(dropped_at(s, threshold) for s in articles if s.lang == lang) / langs[lang]
+            ),
+        )
+        worst_n = sum(dropped_at(s, threshold) for s in articles if s.lang == worst)
+        caught = sum(dropped_at(s, threshold) for s in gutted)
+        caught_gen = sum(dropped_at(s, threshold) for s in generated)
+        out.append(
+            f"| {threshold:g} | {len(dropped)} of {len(articles)} "
+            f"({_pct(len(dropped), len(articles))}) | {by_presence} | {worst} {worst_n} of "
+            f"{langs[worst]} ({_pct(worst_n, langs[worst])}) | {caught} of {len(gutted)} "
+            f"({_pct(caught, len(gutted))}) | {caught_gen} of {len(generated)} "
+            f"({_pct(caught_gen, len(generated))}) |"
+        )
+    out.append("")
+    return out
+
+
+def agreement_report(samples: list[Sample]) -> list[str]:
+    """Do the filter and the extractor's page type agree? Per judged page: the filter's
+    decision against the page type and the pipeline's own decision (confidence)."""
+    judged = [s for s in samples if s.page_type]
+    out = [
+        "Filter decision against the extractor's page type (all pages, articles and not):",
+        "",
+        f"| filter | pages | page types | pipeline would keep (confidence ≥ {MIN_CONFIDENCE}) |",
+        "|---|---|---|---|",
+    ]
+    for name, group in (
+        ("dropped by the text statistics", [s for s in judged if s.dropped and s.presence is None]),
+        ("dropped after extraction", [s for s in judged if s.dropped and s.presence is not None]),
+        ("kept", [s for s in judged if not s.dropped]),
+    ):
+        types = Counter(s.page_type for s in group)
+        keeps = sum(s.pipeline_keeps for s in group)
+        out.append(
+            f"| {name} | {len(group)} | "
+            + ", ".join(f"{t} {n}" for t, n in types.most_common())
+            + f" | {keeps} |"
+        )
+    articles = _development_articles(samples)
+    lost = [s for s in articles if s.dropped and s.pipeline_keeps]
+    out += [
+        "",
+        f"Development articles dropped that the pipeline would have kept: {len(lost)} of "
+        f"{len(articles)} ({_pct(len(lost), len(articles))})"
+        + "".join(f"; {s.kind}/{s.id[:20]} ({s.lang}, {s.reason})" for s in lost[:12]),
+        "",
+    ]
+    generated = [s for s in samples if s.source == "generated"]
+    kinds: dict[str, list[Sample]] = defaultdict(list)
+    for s in generated:
+        kinds[s.kind].append(s)
+    out.append(
+        f"Generated non-articles dropped: {sum(s.dropped for s in generated)} of "
+        f"{len(generated)}; per kind: "
+        + ", ".join(f"{k} {sum(s.dropped for s in g)}/{len(g)}" for k, g in kinds.items())
+    )
+    out.append("")
+    return out
+
+
 def cost_report(samples: list[Sample], repeat: int) -> list[str]:
-    out = [f"### Cost per page (best of {repeat} per page, one process)", ""]
+    out = [f"### Cost per page (CPU time of the process, best of {repeat} per page)", ""]
     out += ["| pages | n | score_page µs (median) | middleware µs (median) | extract µs (median) "]
     out[-1] += "| lxml µs (median) | Σ score_page / Σ extract | Σ middleware / Σ extract "
     out[-1] += "| Σ score_page / Σ lxml | median per-page score_page/extract |"
@@ -574,6 +742,26 @@ def cost_report(samples: list[Sample], repeat: int) -> list[str]:
     return out
 
 
+def write_json(samples: list[Sample], path: Path) -> None:
+    records = [
+        {
+            "label": s.label,
+            "source": s.source,
+            "kind": s.kind,
+            "id": s.id,
+            "url": s.url,
+            "lang": s.lang,
+            "dropped": s.dropped,
+            "reason": s.reason,
+            "presence": s.presence,
+            "pipeline_keeps": s.pipeline_keeps,
+            "page_type": s.page_type,
+        }
+        for s in samples
+    ]
+    path.write_text(json.dumps(records, ensure_ascii=False, indent=1))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpora", help="corpora folder (default ../shared/corpora)")
@@ -593,8 +781,20 @@ def main(argv: list[str] | None = None) -> int:
     print(f"judging {len(samples)} pages ...", file=sys.stderr)
     judge_all(samples, extract_too=not args.filter_only)
     lines = [f"Measured {datetime.now(UTC):%Y-%m-%d}, `python -m bench.middleware_eval`", ""]
+    if args.json:
+        write_json(samples, Path(args.json))
     if args.filter_only:
-        print("\n".join([*lines, *language_report(samples)]))
+        min_presence = float(_middleware().min_presence)
+        lines += [*language_report(samples), "", *threshold_report(samples, min_presence)]
+        lines += agreement_report(samples)
+        if args.repeat > 0:
+            print(f"timing (best of {args.repeat}) ...", file=sys.stderr)
+            time_all(
+                [s for s in samples if s.source in ("corpus", "generated", "structural")],
+                args.repeat,
+            )
+            lines += cost_report(samples, args.repeat)
+        print("\n".join(lines))
         return 0
     lines += report(samples, failed)
     if args.repeat > 0:
@@ -604,23 +804,6 @@ def main(argv: list[str] | None = None) -> int:
         )
         lines += cost_report(samples, args.repeat)
     print("\n".join(lines))
-    if args.json:
-        records = [
-            {
-                "label": s.label,
-                "source": s.source,
-                "kind": s.kind,
-                "id": s.id,
-                "url": s.url,
-                "dropped": s.dropped,
-                "reason": s.reason,
-                "pipeline_keeps": s.pipeline_keeps,
-                "page_type": s.page_type,
-                "times": s.times,
-            }
-            for s in samples
-        ]
-        Path(args.json).write_text(json.dumps(records, ensure_ascii=False, indent=1))
     return 0
 
 

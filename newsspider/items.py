@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from typing import Any, Final
 
 from newsspider.extraction.article import Article
+from newsspider.extraction.page_judgement import usable_encoding
 from newsspider.settings_defaults import META_HINTS
 from newsspider.truncation import response_warnings
 
@@ -67,7 +68,7 @@ class PageItem:
         return cls(
             url=response.url,
             body=body,
-            encoding=_usable_encoding(body, getattr(response, "encoding", None)),
+            encoding=usable_encoding(body, getattr(response, "encoding", None)),
             content_type=content_type,
             status=response.status,
             hints=merged_hints,
@@ -82,17 +83,6 @@ class PageItem:
             return datetime.fromisoformat(self.fetched_at)
         except ValueError:
             return None
-
-
-def _usable_encoding(body: bytes, encoding: str | None) -> str | None:
-    """`encoding` if `body` decodes with it, else None (let the extractor sniff)."""
-    if encoding is None:
-        return None
-    try:
-        body.decode(encoding)
-    except (UnicodeDecodeError, LookupError):
-        return None
-    return encoding
 
 
 #: Characters of ``body``/``body_html`` that `ArticleItem`'s repr shows.

@@ -70,6 +70,10 @@ CONTENT_FILTER_LISTING_LINKS: Final = "NEWSSPIDER_CONTENT_FILTER_LISTING_LINKS"
 CONTENT_FILTER_LISTING_SHARE: Final = "NEWSSPIDER_CONTENT_FILTER_LISTING_SHARE"
 #: A main run this long keeps a page however many links surround it.
 CONTENT_FILTER_STRONG_TEXT: Final = "NEWSSPIDER_CONTENT_FILTER_STRONG_TEXT"
+#: Pages not certainly empty or non-HTML are extracted (on the extraction workers; the pipeline
+#: reuses the article) and dropped when P(article present) is below this; 0: text statistics
+#: only, on the event loop, no extraction.
+CONTENT_FILTER_MIN_PRESENCE: Final = "NEWSSPIDER_CONTENT_FILTER_MIN_PRESENCE"
 
 # --- bundled spiders and truncated responses --------------------------------------------------
 
@@ -100,7 +104,16 @@ REDIS_KEY: Final = "NEWSSPIDER_REDIS_KEY"
 REDIS_IDLE_CLOSE: Final = "NEWSSPIDER_REDIS_IDLE_CLOSE"
 
 #: The reasons the content filter can report (a bounded set: stats keys are built from them).
-FILTER_REASONS: Final = ("not_html", "empty", "thin", "listing", "soft_404", "login", "consent")
+FILTER_REASONS: Final = (
+    "not_html",
+    "empty",
+    "thin",
+    "listing",
+    "soft_404",
+    "login",
+    "consent",
+    "no_article",
+)
 #: Reasons the pipeline reports under the same ``newsspider/dropped/reason_count/`` family.
 PIPELINE_DROP_REASONS: Final = ("low_confidence", "truncated")
 
@@ -125,6 +138,7 @@ DEFAULTS: Final[dict[str, Any]] = {
     CONTENT_FILTER_LISTING_LINKS: 10,
     CONTENT_FILTER_LISTING_SHARE: 0.25,
     CONTENT_FILTER_STRONG_TEXT: 1000,
+    CONTENT_FILTER_MIN_PRESENCE: 0.07,
     SITEMAP_MAX_URLS: 50_000,
     SITE_ARTICLE_ALLOW: None,
     SITE_ARTICLE_DENY: None,

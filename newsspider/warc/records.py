@@ -18,7 +18,8 @@ from typing import Final
 from fastwarc.warc import ArchiveIterator, WarcRecord, WarcRecordType
 
 from newsspider.extraction.api import extract
-from newsspider.items import ArticleItem, _usable_encoding
+from newsspider.extraction.page_judgement import usable_encoding
+from newsspider.items import ArticleItem
 
 __all__ = ["SKIP_REASONS", "WarcArticleItem", "WarcPage", "iter_articles", "iter_pages"]
 
@@ -150,7 +151,7 @@ def _page(record: WarcRecord, name: str, skipped: Counter[str] | None) -> WarcPa
     return WarcPage(
         url=record.headers.get("WARC-Target-URI") or "",
         body=body,
-        encoding=_usable_encoding(body, record.http_charset),
+        encoding=usable_encoding(body, record.http_charset),
         status=status,
         record_id=record.record_id or "",
         date=date.isoformat() if date is not None else None,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from newsspider.extraction.article import Article
@@ -13,7 +14,15 @@ CALLS: list[dict[str, Any]] = []
 def extract(
     html: bytes | str, url: str | None = None, encoding: str | None = None, **kw: Any
 ) -> Article:
-    CALLS.append({"html": html, "url": url, "encoding": encoding, **kw})
+    CALLS.append(
+        {
+            "html": html,
+            "url": url,
+            "encoding": encoding,
+            "thread": threading.current_thread().name,
+            **kw,
+        }
+    )
     text = html.decode(encoding or "utf-8") if isinstance(html, bytes) else html
     if "explode" in text:
         raise ValueError("boom")

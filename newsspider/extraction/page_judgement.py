@@ -1,0 +1,124 @@
+"""The content filter's full judgement of one page: the cheap verdict, then the extractor's.
+
+`score_page` (text statistics, no tree) settles the certain cases at a fraction of an
+extraction's cost: not HTML, no visible text. Every other page is extracted, and kept when the
+extractor's presence model (is there an article on this page at all, `confidence.PRESENCE_MODEL`)
+says so and the page type is not one that says in its own words that it holds no article. So
+the filter and the extractor's page type agree by construction, and the extracted `Article`
+goes on to the pipeline instead of being extracted again.
+
+Pure core, no Scrapy: this runs on an extraction worker (thread or process), never on the event
+loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from newsspider.extraction.api import extract
+from newsspider.extraction.article import Article
+from newsspider.extraction.confidence import PRESENCE_MODEL
+from newsspider.extraction.content_score import PageVerdict, Thresholds, score_page
+from newsspider.extraction.stages import StageRecord
+
+__all__ = [
+    "CERTAIN_REASONS",
+    "Judgement",
+    "judge_page",
+    "presence_of",
+    "usable_encoding",
+]
+
+#: `score_page` reasons decided without extraction: the page has no text to extract (binary or
+#: non-HTML bytes; no visible text, also with `<noscript>` unwrapped), or says in its own words
+#: that it is an error page or a consent wall and has no 250-character run of text. Measured on
+#: the development corpora (docs/content-filter.md): none of these drops an article the
+#: extractor would keep; "listing", "thin" and "login" did, so they go to the extractor.
+CERTAIN_REASONS: Final = frozenset({"not_html", "empty", "soft_404", "consent"})
+
+#: Page types that say what they are (the extractor found no body, an error message, a sign-in
+#: form, bytes that are not text) and the drop reason each gives. The pipeline never keeps them
+#: either: their confidence is 0 or capped below any sensible threshold.
+NON_ARTICLE_TYPES: Final = {
+    "empty": "no_article",
+    "not_html": "not_html",
+    "error": "soft_404",
+    "login": "login",
+}
+#: The reason for a page below the presence threshold, by page type (else "no_article").
+_LOW_PRESENCE_REASON: Final = {"listing": "listing"}
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """What the filter decided for one page and what it decided on."""
+
+    keep: bool
+    #: A `content_score.REASONS` name, or "no_article"; None when kept.
+    reason: str | None
+    #: The text-statistics verdict (always computed).
+    verdict: PageVerdict
+    #: The extraction, when the page was extracted.
+    article: Article | None = None
+    #: P(an article is present), when the extraction measured it (the default extractor).
+    presence: float | None = None
+    #: The encoding the extraction was given (`usable_encoding` of the response's).
+    encoding: str | None = None
+
+
+def usable_encoding(body: bytes, encoding: str | None) -> str | None:
+    """`encoding` if `body` decodes with it, else None (let the extractor sniff)."""
+    if encoding is None:
+        return None
+    try:
+        body.decode(encoding)
+    except (UnicodeDecodeError, LookupError):
+        return None
+    return encoding
+
+
+def presence_of(record: StageRecord, article: Article) -> float:
+    """P(an article is present) of an extraction made with ``record``; 0 without a body."""
+    if record.features is None or not article.body:
+        return 0.0
+    return PRESENCE_MODEL.probability(record.features)
+
+
+def judge_page(
+    body: bytes,
+    url: str,
+    content_type: str | None,
+    response_encoding: str | None,
+    *,
+    thresholds: Thresholds,
+    min_presence: float,
+    extract_function: Callable[..., Article] = extract,
+    extract_kwargs: Mapping[str, Any] | None = None,
+) -> Judgement:
+    """Judge one response: `score_page` first; unless its verdict is a certain drop, extract
+    (``extract_function(body, url, encoding, **extract_kwargs)``, as the pipeline would) and
+    keep the page when P(present) >= ``min_presence`` and the page type is not a non-article
+    type. With a custom extraction function, which measures no presence, the page type and the
+    text-statistics verdict decide."""
+    verdict = score_page(body, content_type, response_encoding, thresholds)
+    if not verdict.keep and verdict.reason in CERTAIN_REASONS:
+        return Judgement(False, verdict.reason, verdict)
+    encoding = usable_encoding(body, response_encoding)
+    kwargs = dict(extract_kwargs or {})
+    record: StageRecord | None = None
+    if extract_function is extract:
+        record = StageRecord()
+        kwargs["record"] = record
+    article = extract_function(body, url, encoding, **kwargs)
+    presence = presence_of(record, article) if record is not None else None
+    if article.page_type in NON_ARTICLE_TYPES:
+        reason: str | None = NON_ARTICLE_TYPES[article.page_type]
+    elif presence is None:  # a custom function: the text statistics decide, as they did alone
+        reason = verdict.reason
+    elif presence < min_presence:
+        reason = _LOW_PRESENCE_REASON.get(article.page_type, "no_article")
+    else:
+        reason = None
+    return Judgement(reason is None, reason, verdict, article, presence, encoding)
