@@ -205,3 +205,44 @@ def test_ampersand_flood_costs_linear_time() -> None:
         list(FeedReader(b"<rss><channel><item><title>" + data, BASE))
         times.append(time.process_time() - start)
     assert times[1] < 8 * times[0] + 0.05
+
+
+# Found by `python -m bench.fuzz` (feed generator): both raised out of the reader, which in a
+# crawl loses the whole feed.
+def test_references_to_forbidden_characters_become_replacement_characters() -> None:
+    """libxml2's recover mode stores ``&#xD800;`` as the bytes of a surrogate and lxml raised
+    UnicodeDecodeError reading that text; NUL and past-U+10FFFF references likewise."""
+    feed = (
+        b"<rss><channel><item><title>a &#xD800; b &#57343; &#0; &#x110000; &#x1F600;</title>"
+        b"<author>x&#xDFFF;y</author><link>/b</link></item></channel></rss>"
+    )
+    (entry,) = parse_feed(feed, BASE)
+    assert entry.title == "a \ufffd b \ufffd \ufffd \ufffd \U0001f600"
+    assert entry.authors == ("x\ufffdy",)
+
+
+def test_a_link_that_is_no_url_skips_the_entry() -> None:
+    """urljoin raises ValueError on an unclosed IPv6 host, in a link or an xml:base."""
+    feed = (
+        b"<rss><channel><item><link>http://[::1</link></item>"
+        b'<item xml:base="http://[::1"><link>/kept</link></item></channel></rss>'
+    )
+    assert [entry.url for entry in parse_feed(feed, BASE)] == ["https://news.example/kept"]
+    atom = (
+        b'<feed xmlns="http://www.w3.org/2005/Atom"><entry><link href="//[x"/></entry>'
+        b'<entry><link href="/ok"/></entry></feed>'
+    )
+    assert [entry.url for entry in parse_feed(atom, BASE)] == ["https://news.example/ok"]
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32", "utf-32-le"])
+def test_utf16_and_utf32_feeds_are_repaired_too(encoding: str) -> None:
+    """Found by bench.fuzz: the repair passed wide encodings through unchanged, so a forbidden
+    reference raised UnicodeDecodeError there (and a bare "&" still broke the link)."""
+    feed = (
+        '<?xml version="1.0" encoding="UTF-16"?><rss><channel><item><title>a &#xD800; é</title>'
+        "<link>/x?a=1&b=2</link></item></channel></rss>"
+    ).encode(encoding)
+    (entry,) = parse_feed(feed, BASE)
+    assert entry.url == "https://news.example/x?a=1&b=2"
+    assert entry.title == "a \ufffd é"
