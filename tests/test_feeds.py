@@ -14,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from newsspider.spiders._feeds import FeedReader, FeedRepair, clean_text, parse_feed, repair_feed
+from newsspider.spiders._sitemaps import parse_sitemap
 
 BASE = "https://news.example/feeds/main.xml"
 
@@ -246,3 +247,43 @@ def test_utf16_and_utf32_feeds_are_repaired_too(encoding: str) -> None:
     (entry,) = parse_feed(feed, BASE)
     assert entry.url == "https://news.example/x?a=1&b=2"
     assert entry.title == "a \ufffd é"
+
+
+@pytest.mark.parametrize(
+    "feed",
+    [
+        # A NUL near the start switched the whole repair off.
+        b"<rss>\x00<channel><item><title>a &#xD800;</title><link>/a</link></item></channel></rss>",
+        # Inside a CDATA section that is never closed.
+        b"<rss><channel><item><title><![CDATA[x</title><link>/a</link><author>&#xD800;</author>"
+        b"</item></channel></rss>",
+        # The root element is read from the unrepaired head: a reference in its namespace.
+        b'<feed xmlns="http://www.w3.org/2005/&#xD800;Atom">'
+        b'<entry><link href="/a"/></entry></feed>',
+    ],
+)
+def test_forbidden_references_everywhere_the_parser_reads(feed: bytes) -> None:
+    """Found by bench.fuzz: each raised UnicodeDecodeError out of the reader."""
+    for entry in parse_feed(feed, BASE):
+        assert entry.url.startswith("https://news.example/")
+
+
+@pytest.mark.parametrize("unit", [b"<p", b'<p a="', b"<a:b"])
+def test_tags_never_closed_cost_linear_time(unit: bytes) -> None:
+    """Found by bench.fuzz: libxml2's XML recovery is quadratic on a start tag that is never
+    closed, repeated ("<p" 32 000 times before an end tag: 1 s for 64 kB). Such a "<" is text."""
+    times = []
+    for count in (16_000, 64_000):
+        feed = b"<rss><channel><item><link>/a</link></item>" + unit * count + b"</channel></rss>"
+        sitemap = b"<urlset><url><loc>/a</loc></url>" + unit * count + b"</urlset>"
+        start = time.process_time()
+        assert [e.url for e in parse_feed(feed, BASE)] == ["https://news.example/a"]
+        assert len(parse_sitemap(sitemap, BASE).entries) == 1
+        times.append(time.process_time() - start)
+    assert times[1] < 8 * times[0] + 0.1  # four times the input: about four times the time
+    assert times[1] < 1.0  # 17 s before, for the 64 000 repetitions
+
+
+def test_a_doctype_subset_and_cdata_keep_their_markup() -> None:
+    data = b'<!DOCTYPE rss [<!ENTITY x "y">]><rss><t><![CDATA[a<b<c]]></t></rss>'
+    assert repair_feed(data) == data

@@ -67,7 +67,7 @@ class SitemapReader:
         self.capped = False
         # The feeds' repair (bare "&", HTML entity names, references to forbidden characters)
         # serves sitemaps too: they are written by the same kind of code.
-        self._xml = XmlSteps(xml_bytes(data), ("url", "sitemap"), transform=FeedRepair())
+        self._xml = XmlSteps(xml_bytes(data), ("url", "sitemap"), repair=FeedRepair)
         kind = self._xml.root_name
         self.kind = kind if kind in ("urlset", "sitemapindex") else ""
 

@@ -85,15 +85,17 @@ class XmlSteps:
         data: bytes,
         tags: tuple[str, ...],
         step: int = STEP_BYTES,
-        transform: Callable[[bytes, bool], bytes] | None = None,
+        repair: Callable[[], Callable[[bytes, bool], bytes]] | None = None,
     ) -> None:
         self._data = data
         self._step = step
         #: Applied to each slice before the parser sees it (slice, is it the last one).
-        self._transform = transform
+        self._transform = repair() if repair is not None else None
         self._offset = 0
         # The root may follow a long prolog (comments, a DOCTYPE): look a little further.
-        self.root_name = _root_name(data[: max(step, _ROOT_LOOKAHEAD)])
+        # Repaired like the rest: an unrepaired head can hold what lxml cannot read back.
+        head = data[: max(step, _ROOT_LOOKAHEAD)]
+        self.root_name = _root_name(repair()(head, True) if repair is not None else head)
         # Only the named elements make events: an event per element costs more than the parse.
         self._parser = etree.XMLPullParser(
             events=("end",), tag=[f"{{*}}{name}" for name in tags], **_PARSER_OPTIONS
