@@ -9,7 +9,7 @@ from typing import Any
 
 from newsspider.extraction.article import Article
 from newsspider.extraction.assembly import body_text, select_body
-from newsspider.extraction.binary import binary_signature, mostly_not_text
+from newsspider.extraction.binary import TEXT_SAMPLE, binary_signature, mostly_not_text
 from newsspider.extraction.cleaning import clean_tree
 from newsspider.extraction.confidence import (
     confidence_features,
@@ -180,7 +180,7 @@ def _parse(
 
         def decode() -> str:  # only once the page is known not to be a binary format
             decoded.append(decode_html(page, encoding))
-            return decoded[0].text
+            return decoded[0].sample(TEXT_SAMPLE)
 
         reason = _not_text(page[:16], decode)
         used_encoding = decoded[0].encoding if decoded else None
