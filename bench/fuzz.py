@@ -3,6 +3,14 @@
     python -m bench.fuzz --seconds 600 --seed 1            # random multi-strategy inputs
     python -m bench.fuzz --seconds 300 --engine atheris    # coverage-guided (needs atheris)
     python -m bench.fuzz --seed 1 --replay 12345           # save input 12345 of seed 1
+    nice -n 19 python -m bench.fuzz --inputs 1000000 --workers 8 --seed 2   # resumable
+
+With ``--inputs`` the run is split into chunks of ``--chunk`` input numbers, run by ``--workers``
+processes (each at ``--nice`` 19); every finished chunk is appended to
+``bench-results/fuzz-progress-seed<S>.jsonl`` with the commit it ran, and the same command run
+again skips the chunks already there, so runs can be resumed and summed. Each input's CPU time
+is checked against issue 14's bound (`time_bound`: 2 s per MB, at least 50 ms); an input over it
+counts only if three more runs are over it too.
 
 Inputs (engine "random"; input ``i`` of seed ``s`` comes from its own RNG, so any input can be
 regenerated with ``--replay``):
@@ -15,7 +23,10 @@ regenerated with ``--replay``):
   BOMs, unclosed and stray tags, lying meta charsets, XML declarations and entity DTDs, bit
   flips, JSON-LD, date and entity noise);
 - ``reencode``: a page re-encoded into gbk, big5, cp1251, koi8-r, shift_jis, euc-kr, utf-16,
-  utf-32, … with a truthful, lying or bogus charset declaration and maybe a BOM.
+  utf-32, … with a truthful, lying or bogus charset declaration and maybe a BOM;
+- ``feed``, ``sitemap``, ``json-ld``: structured documents (`bench.fuzz_documents`): RSS, Atom
+  and RDF feeds through `FeedReader`, sitemaps and sitemap indexes through `SitemapReader`, and
+  pages with JSON-LD through `extract` (its metadata stage).
 
 Every input also gets a random ``encoding=`` (real, wrong or bogus labels), ``algorithm=`` (any
 of `newsspider.ALGORITHMS` registered at run time), and sometimes ``max_bytes``, ``url``,
