@@ -287,3 +287,18 @@ def test_tags_never_closed_cost_linear_time(unit: bytes) -> None:
 def test_a_doctype_subset_and_cdata_keep_their_markup() -> None:
     data = b'<!DOCTYPE rss [<!ENTITY x "y">]><rss><t><![CDATA[a<b<c]]></t></rss>'
     assert repair_feed(data) == data
+
+
+@pytest.mark.parametrize(
+    "stamp",
+    [
+        "Mon, 99999999999999999999 May 2024 10:00:00 GMT",
+        "Mon, 20 May 99999999999999999999 10:00:00 GMT",
+        "Mon, 20 May 2024 99999999999999999999:00:00 GMT",
+    ],
+)
+def test_a_date_with_numbers_past_a_c_long_is_no_date(stamp: str) -> None:
+    """Found by bench.fuzz: the email date parser raised OverflowError out of the reader."""
+    feed = f"<rss><channel><item><link>/a</link><pubDate>{stamp}</pubDate></item></channel></rss>"
+    (entry,) = parse_feed(feed.encode(), BASE)
+    assert entry.date is None
