@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from support.steps import read_in_steps
 
 from newsspider.spiders._feeds import FeedReader, FeedRepair, clean_text, parse_feed, repair_feed
+from newsspider.spiders._sitemaps import parse_sitemap
 
 BASE = "https://news.example/feeds/main.xml"
 
@@ -196,3 +197,99 @@ def test_ampersand_flood_costs_linear_time() -> None:
         list(FeedReader(b"<rss><channel><item><title>" + data, BASE))
         times.append(time.process_time() - start)
     assert times[1] < 8 * times[0] + 0.05
+
+
+# Found by `python -m bench.fuzz` (feed generator): both raised out of the reader, which in a
+# crawl loses the whole feed.
+def test_references_to_forbidden_characters_become_replacement_characters() -> None:
+    """libxml2's recover mode stores ``&#xD800;`` as the bytes of a surrogate and lxml raised
+    UnicodeDecodeError reading that text; NUL and past-U+10FFFF references likewise."""
+    feed = (
+        b"<rss><channel><item><title>a &#xD800; b &#57343; &#0; &#x110000; &#x1F600;</title>"
+        b"<author>x&#xDFFF;y</author><link>/b</link></item></channel></rss>"
+    )
+    (entry,) = parse_feed(feed, BASE)
+    assert entry.title == "a \ufffd b \ufffd \ufffd \ufffd \U0001f600"
+    assert entry.authors == ("x\ufffdy",)
+
+
+def test_a_link_that_is_no_url_skips_the_entry() -> None:
+    """urljoin raises ValueError on an unclosed IPv6 host, in a link or an xml:base."""
+    feed = (
+        b"<rss><channel><item><link>http://[::1</link></item>"
+        b'<item xml:base="http://[::1"><link>/kept</link></item></channel></rss>'
+    )
+    assert [entry.url for entry in parse_feed(feed, BASE)] == ["https://news.example/kept"]
+    atom = (
+        b'<feed xmlns="http://www.w3.org/2005/Atom"><entry><link href="//[x"/></entry>'
+        b'<entry><link href="/ok"/></entry></feed>'
+    )
+    assert [entry.url for entry in parse_feed(atom, BASE)] == ["https://news.example/ok"]
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32", "utf-32-le"])
+def test_utf16_and_utf32_feeds_are_repaired_too(encoding: str) -> None:
+    """Found by bench.fuzz: the repair passed wide encodings through unchanged, so a forbidden
+    reference raised UnicodeDecodeError there (and a bare "&" still broke the link)."""
+    feed = (
+        '<?xml version="1.0" encoding="UTF-16"?><rss><channel><item><title>a &#xD800; é</title>'
+        "<link>/x?a=1&b=2</link></item></channel></rss>"
+    ).encode(encoding)
+    (entry,) = parse_feed(feed, BASE)
+    assert entry.url == "https://news.example/x?a=1&b=2"
+    assert entry.title == "a \ufffd é"
+
+
+@pytest.mark.parametrize(
+    "feed",
+    [
+        # A NUL near the start switched the whole repair off.
+        b"<rss>\x00<channel><item><title>a &#xD800;</title><link>/a</link></item></channel></rss>",
+        # Inside a CDATA section that is never closed.
+        b"<rss><channel><item><title><![CDATA[x</title><link>/a</link><author>&#xD800;</author>"
+        b"</item></channel></rss>",
+        # The root element is read from the unrepaired head: a reference in its namespace.
+        b'<feed xmlns="http://www.w3.org/2005/&#xD800;Atom">'
+        b'<entry><link href="/a"/></entry></feed>',
+    ],
+)
+def test_forbidden_references_everywhere_the_parser_reads(feed: bytes) -> None:
+    """Found by bench.fuzz: each raised UnicodeDecodeError out of the reader."""
+    for entry in parse_feed(feed, BASE):
+        assert entry.url.startswith("https://news.example/")
+
+
+@pytest.mark.parametrize("unit", [b"<p", b'<p a="', b"<a:b"])
+def test_tags_never_closed_cost_linear_time(unit: bytes) -> None:
+    """Found by bench.fuzz: libxml2's XML recovery is quadratic on a start tag that is never
+    closed, repeated ("<p" 32 000 times before an end tag: 1 s for 64 kB). Such a "<" is text."""
+    times = []
+    for count in (16_000, 64_000):
+        feed = b"<rss><channel><item><link>/a</link></item>" + unit * count + b"</channel></rss>"
+        sitemap = b"<urlset><url><loc>/a</loc></url>" + unit * count + b"</urlset>"
+        start = time.process_time()
+        assert [e.url for e in parse_feed(feed, BASE)] == ["https://news.example/a"]
+        assert len(parse_sitemap(sitemap, BASE).entries) == 1
+        times.append(time.process_time() - start)
+    assert times[1] < 8 * times[0] + 0.1  # four times the input: about four times the time
+    assert times[1] < 1.0  # 17 s before, for the 64 000 repetitions
+
+
+def test_a_doctype_subset_and_cdata_keep_their_markup() -> None:
+    data = b'<!DOCTYPE rss [<!ENTITY x "y">]><rss><t><![CDATA[a<b<c]]></t></rss>'
+    assert repair_feed(data) == data
+
+
+@pytest.mark.parametrize(
+    "stamp",
+    [
+        "Mon, 99999999999999999999 May 2024 10:00:00 GMT",
+        "Mon, 20 May 99999999999999999999 10:00:00 GMT",
+        "Mon, 20 May 2024 99999999999999999999:00:00 GMT",
+    ],
+)
+def test_a_date_with_numbers_past_a_c_long_is_no_date(stamp: str) -> None:
+    """Found by bench.fuzz: the email date parser raised OverflowError out of the reader."""
+    feed = f"<rss><channel><item><link>/a</link><pubDate>{stamp}</pubDate></item></channel></rss>"
+    (entry,) = parse_feed(feed.encode(), BASE)
+    assert entry.date is None

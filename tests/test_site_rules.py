@@ -129,3 +129,15 @@ def test_links_of_articles_stop_when_they_do_not_lead_to_articles() -> None:
     answered.meta["newsspider_site_from_article"] = True
     more = [r for r in spider.parse_article(answered, {}) if isinstance(r, Request)]
     assert 0 < len(more) <= 2
+
+
+def test_a_link_that_is_no_url_is_skipped() -> None:
+    """Found by fuzzing the feed reader: urljoin raises ValueError on an unclosed IPv6 host."""
+    page = (
+        "<main><a href='http://[::1'>Broken host</a>"
+        "<a href='/2026/03/01/a-long-dated-story-about-the-harbour.html'>"
+        "A long headline about the harbour reopening</a></main>"
+    )
+    assert list(_links(page)) == [SITE + "/2026/03/01/a-long-dated-story-about-the-harbour.html"]
+    with_base = "<head><base href='//[x'></head>" + page
+    assert list(_links(with_base)) == list(_links(page))

@@ -205,3 +205,20 @@ def test_noscript_notice_on_an_ordinary_page_stays_out() -> None:
     body = extract(page).body
     assert ARTICLE[0] in body
     assert "enable JavaScript" not in body
+
+
+def test_outside_test_on_blocks_nested_thousands_deep() -> None:
+    """Found by bench.fuzz: the ancestor test recursed once per level (RecursionError, so an
+    internal-error article) on a broken page nesting blocks 1 000+ deep."""
+    from newsspider.extraction.parsing import parse_html
+    from newsspider.extraction.segments import segment_page
+    from newsspider.extraction.threads import _PostChecks
+
+    for outer, expected in (("section", False), ("nav", True)):
+        html = f"<body><{outer}>" + "<div><p>word</p>" * 3000 + f"</{outer}></body>"
+        root = parse_html(html)
+        assert root is not None
+        page = segment_page(root)
+        deepest = len(page.block_parents) - 1
+        assert page.block_parents[deepest] >= 0
+        assert _PostChecks(page).is_outside(deepest) is expected

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
 from newsspider.extraction.article import Article
 from newsspider.extraction.assembly import body_text, select_body
-from newsspider.extraction.binary import binary_signature, mostly_not_text
+from newsspider.extraction.binary import TEXT_SAMPLE, binary_signature, mostly_not_text
 from newsspider.extraction.cleaning import clean_tree
 from newsspider.extraction.confidence import (
     confidence_features,
@@ -17,7 +17,7 @@ from newsspider.extraction.confidence import (
     score_confidence,
     structured_agreement,
 )
-from newsspider.extraction.decoding import decode_html
+from newsspider.extraction.decoding import DecodedPage, decode_html
 from newsspider.extraction.html_output import body_html
 from newsspider.extraction.metadata import PageMetadata, read_metadata
 from newsspider.extraction.noscript import crawler_rendering, source_for_rendering
@@ -27,7 +27,7 @@ from newsspider.extraction.pagetype import (
     page_signals,
     read_form_signals,
 )
-from newsspider.extraction.parsing import limit_elements, parse_html
+from newsspider.extraction.parsing import parse_prepared, prepare_markup
 from newsspider.extraction.scoring import choose_container
 from newsspider.extraction.segments import segment_page
 from newsspider.extraction.stages import StageRecord
@@ -98,7 +98,7 @@ def _extract(
     warnings: list[str] = []
     root, used_encoding, not_text, shell_source = _parse(html, encoding, max_bytes, warnings)
     if not_text is not None:
-        return _not_text(url, used_encoding, warnings, not_text)
+        return _not_text_article(url, used_encoding, warnings, not_text)
     if root is None:
         return Article(url=url, encoding=used_encoding, page_type="empty", warnings=(*warnings,))
 
@@ -180,42 +180,41 @@ def _parse(
     extraction starts: on large pages they would otherwise double the peak memory."""
     if isinstance(html, str):
         data, cut = _utf8_prefix(html, max_bytes)
-        signature = binary_signature(html[:16].encode("latin-1", "replace"))
-        reason = (
-            f"binary-{signature}" if signature else "not-text" if mostly_not_text(html) else None
-        )
-        if reason is not None:
-            warnings.extend(["truncated"] if cut else [])
-            return None, None, reason, None
-        root, kept = _parse_bounded(data, cut, warnings)
-        return root, None, None, kept
-    cut = max_bytes is not None and len(html) > max_bytes
-    if cut:
-        html = html[:max_bytes]
-    signature = binary_signature(html[:16])
-    if signature is not None:
-        warnings.extend(["truncated"] if cut else [])
-        return None, None, f"binary-{signature}", None
-    decoded = decode_html(html, encoding)
-    used_encoding = decoded.encoding
-    if mostly_not_text(decoded.text):
-        warnings.extend(["truncated"] if cut else [])
-        return None, used_encoding, "not-text", None
-    # The page as UTF-8 bytes (what the parser reads fastest); the decoded text goes first.
-    data = decoded.utf8 if decoded.utf8 is not None else _encode(decoded.text)
-    del decoded, html
-    root, kept = _parse_bounded(data, cut, warnings)
-    return root, used_encoding, None, kept
+        reason = _not_text(html[:16].encode("latin-1", "replace"), lambda: html)
+        used_encoding = None
+    else:
+        cut = max_bytes is not None and len(html) > max_bytes
+        page = html[:max_bytes] if cut else html
+        decoded: list[DecodedPage] = []
 
+        def decode() -> str:  # only once the page is known not to be a binary format
+            decoded.append(decode_html(page, encoding))
+            return decoded[0].sample(TEXT_SAMPLE)
 
-def _parse_bounded(data: bytes, cut: bool, warnings: list[str]) -> tuple[Any, bytes | None]:
-    """The tree of ``data`` within the element budget, and ``data`` if a script shell may
-    need it again."""
-    # Absurdly dense markup is cut too (`limit_elements`): memory and time follow elements.
-    data, dense = limit_elements(data)
+        reason = _not_text(page[:16], decode)
+        used_encoding = decoded[0].encoding if decoded else None
+        if reason is None:
+            # The page as UTF-8 bytes (what the parser reads fastest).
+            utf8 = decoded[0].utf8
+            data = utf8 if utf8 is not None else _encode(decoded[0].text)
+        del decoded, page, decode  # the cut copy and the decoded text go before the parse
+    if reason is not None:
+        warnings.extend(["truncated"] if cut else [])
+        return None, used_encoding, reason, None
+    # Absurdly dense markup is cut too (`parsing.guard_markup`): memory and time follow elements.
+    data, dense = prepare_markup(data)
     if cut or dense:
         warnings.append("truncated")
-    return parse_html(data), source_for_rendering(data)
+    return parse_prepared(data), used_encoding, None, source_for_rendering(data)
+
+
+def _not_text(head: bytes, text: Callable[[], str]) -> str | None:
+    """Why the page is not text ("binary-FORMAT" from its first bytes, "not-text" when its
+    ``text()`` is noise), or None."""
+    signature = binary_signature(head)
+    if signature is not None:
+        return f"binary-{signature}"
+    return "not-text" if mostly_not_text(text()) else None
 
 
 def _encode(text: str) -> bytes:
@@ -266,6 +265,8 @@ def _without_body(
     )
 
 
-def _not_text(url: str | None, encoding: str | None, warnings: list[str], why: str) -> Article:
+def _not_text_article(
+    url: str | None, encoding: str | None, warnings: list[str], why: str
+) -> Article:
     """Binary or noise: nothing in it is an article, and the warning token says why."""
     return Article(url=url, page_type="not_html", encoding=encoding, warnings=(*warnings, why))

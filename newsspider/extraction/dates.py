@@ -104,6 +104,10 @@ _AFTER_BUDGET = 120
 _BEFORE_BUDGET = 30
 _BODY_ELEMENT_BUDGET = 1500
 _YEAR_HITS_BUDGET = 300
+_TEXT_PIECE = 64 * 1024
+# Cue words are searched in at most this much of a class or id value: each date candidate reads
+# its ancestors' values, and a page with a 40 kB class value made that 2 s/MB (bench.fuzz).
+_MAX_NAMES = 300
 _DATEISH_CLASS = re.compile(r"date|time|publi|posted|datum|fecha|data", re.I)
 
 
@@ -123,9 +127,14 @@ def _context(el: Any, depth: int = 3) -> str:
         for attr in ("class", "id", "itemprop", "property", "name"):
             value = node.get(attr)
             if value:
-                parts.append(value)
+                parts.append(value[:_MAX_NAMES])
         node = node.getparent()
     return " ".join(parts)
+
+
+def _names(node: Any) -> str:
+    """The id and class of ``node``, each cut to `_MAX_NAMES` characters."""
+    return f"{(node.get('id') or '')[:_MAX_NAMES]} {(node.get('class') or '')[:_MAX_NAMES]}"
 
 
 def _el_text(el: Any, limit: int = 200) -> str:
@@ -240,12 +249,10 @@ def _furniture(el: Any) -> bool:
         tag = node.tag
         if tag in ("aside", "nav"):
             # Some templates put the byline itself in an <aside class="article-meta">.
-            return not _PUBLISHED_CUE.search(f"{node.get('id') or ''} {node.get('class') or ''}")
+            return not _PUBLISHED_CUE.search(_names(node))
         if tag == "article":
             return False
-        if tag == "footer" or (
-            depth < 6 and _FURNITURE.search(f"{node.get('id') or ''} {node.get('class') or ''}")
-        ):
+        if tag == "footer" or (depth < 6 and _FURNITURE.search(_names(node))):
             in_footer = True
     return in_footer
 
@@ -280,33 +287,67 @@ def _from_body_text(
     scope: Any, latest: date, month_first: bool, url_month: tuple[int, int] | None = None
 ) -> ParsedDate | None:
     """The first full date in the page's text (scripts included: some pages print dates
-    with JavaScript). One C-level serialisation, then regexes only around year numbers.
+    with JavaScript). The text is read in pieces of `_TEXT_PIECE` characters (the whole text
+    at once is a copy of the page, up to four bytes per character: the largest transient of an
+    extraction), then regexes only around year numbers.
 
     With a ``/YYYY/MM/`` URL, the first date of that month wins over earlier ones (menus and
     teasers above the article carry other dates)."""
-    try:
-        text = etree.tostring(scope, method="text", encoding="unicode")
-    except (ValueError, TypeError, etree.LxmlError):  # pragma: no cover
-        return None
     best: ParsedDate | None = None
-    previous = 0
-    for count, m in enumerate(_HAS_YEAR.finditer(text)):
-        if count >= _YEAR_HITS_BUDGET:
-            break
-        # From the previous year on at most, so that each window reads its own date.
-        window = text[max(previous, m.start() - 40) : m.end() + 40]
-        previous = m.end()
-        parsed = parse_text_date(window, latest=latest, month_first=month_first)
-        if parsed is None:
-            continue
-        if url_month is not None:
-            if (parsed.day.year, parsed.day.month) == url_month:
+    text = ""
+    previous = 0  # where the last year number ended, in ``text``
+    scan_from = 0  # where the next search starts, in ``text``
+    count = 0
+    pieces = _text_pieces(scope)
+    final = False
+    while not final:
+        piece = next(pieces, None)
+        final = piece is None
+        text += piece or ""
+        # A year number is read once its window (40 characters after it) is all there.
+        last_start = len(text) if final else len(text) - 44
+        for m in _HAS_YEAR.finditer(text, scan_from):
+            if m.start() > last_start:
+                break
+            if count >= _YEAR_HITS_BUDGET:
+                return best
+            count += 1
+            # From the previous year on at most, so that each window reads its own date.
+            window = text[max(previous, m.start() - 40) : m.end() + 40]
+            previous = scan_from = m.end()
+            parsed = parse_text_date(window, latest=latest, month_first=month_first)
+            if parsed is None:
+                continue
+            if url_month is not None:
+                if (parsed.day.year, parsed.day.month) == url_month:
+                    return parsed
+            elif _PUBLISHED_CUE.search(text[max(0, m.start() - 60) : m.start()]):
                 return parsed
-        elif _PUBLISHED_CUE.search(text[max(0, m.start() - 60) : m.start()]):
-            return parsed
-        if best is None:
-            best = parsed
+            if best is None:
+                best = parsed
+        # Keep what the next search and its windows and cues can still read: 60 characters
+        # before the first place a year number may still start.
+        scan_from = max(scan_from, last_start + 1)
+        keep = max(0, min(scan_from, previous) - 60)
+        text, scan_from, previous = text[keep:], scan_from - keep, max(0, previous - keep)
     return best
+
+
+def _text_pieces(scope: Any) -> Iterator[str]:
+    """The text of ``scope`` (what ``tostring(method="text")`` gives), `_TEXT_PIECE`
+    characters or a little more at a time."""
+    pieces: list[str] = []
+    size = 0
+    for text in scope.itertext():
+        if not isinstance(text, str):  # pragma: no cover - lxml types itertext loosely
+            continue
+        pieces.append(text)
+        size += len(text)
+        if size >= _TEXT_PIECE:
+            yield "".join(pieces)
+            pieces, size = [], 0
+    if pieces:
+        yield "".join(pieces)
 
 
 def _texts_after(headline: Any) -> Iterator[tuple[str, Any]]:

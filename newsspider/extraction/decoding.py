@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import codecs
 import re
-from dataclasses import dataclass
 
 from w3lib.encoding import html_body_declared_encoding, read_bom, resolve_encoding
 
@@ -32,16 +31,50 @@ _WIDE_MIN_SHARE = 0.05
 # "[^<>]", not "[^>]": with "<" * N and no ">" each "<" would scan to the end (quadratic).
 _TAGS = re.compile(rb"<[^<>]*>")
 _NON_ASCII_LETTER_RUN = re.compile(r"[À-ÿ]{3,}")
+_UTF8_SLICE = 256 * 1024
 
 
-@dataclass(frozen=True, slots=True)
 class DecodedPage:
-    text: str
-    encoding: str
-    #: The page as UTF-8 bytes when it already was UTF-8 (saves a re-encode before parsing).
-    utf8: bytes | None
-    #: Where the encoding came from: "bom", "utf-8", "declared", "meta", "detected", "fallback".
-    source: str
+    """A decoded page. When the bytes already were UTF-8 (or ASCII) ``utf8`` holds them and
+    `text` is decoded only when asked for: extraction parses the UTF-8 and never needs the whole
+    page as a str (up to four bytes per character, the largest copy of a page)."""
+
+    __slots__ = ("_text", "encoding", "source", "utf8")
+
+    def __init__(self, text: str | None, encoding: str, utf8: bytes | None, source: str) -> None:
+        if text is None and utf8 is None:
+            raise ValueError("a DecodedPage needs its text or its UTF-8 bytes")
+        self._text = text
+        self.encoding = encoding
+        #: The page as UTF-8 bytes when it already was UTF-8 (saves a re-encode before parsing).
+        self.utf8 = utf8
+        #: Where the encoding came from: "bom", "utf-8", "declared", "meta", "detected",
+        #: "fallback".
+        self.source = source
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            assert self.utf8 is not None
+            self._text = self.utf8.decode("utf-8")
+        return self._text
+
+    def sample(self, size: int) -> str:
+        """The first ``size`` characters and ``size`` from the middle on (what
+        `binary.mostly_not_text` reads), without decoding the rest of a UTF-8 page."""
+        if self._text is not None or self.utf8 is None:
+            text = self.text
+            middle = max(size, len(text) // 2)
+            return text[:size] + text[middle : middle + size]
+        data = self.utf8
+        # Characters take one to four bytes: 4 * size bytes hold at least ``size`` of them.
+        head = data[: 4 * size].decode("utf-8", "ignore")[:size]
+        middle = max(4 * size, len(data) // 2)
+        mid = data[middle : middle + 4 * size].decode("utf-8", "ignore")
+        return head + mid[1 : size + 1] if mid else head  # [1:]: maybe half a character
+
+    def __repr__(self) -> str:
+        return f"DecodedPage(encoding={self.encoding!r}, source={self.source!r})"
 
 
 def _codec_name(label: str | None) -> str | None:
@@ -68,17 +101,20 @@ def _strict_decode(data: bytes, codec: str) -> str | None:
         return None
 
 
-def _utf8_text(data: bytes) -> tuple[str, bytes] | None:
-    """(text, the bytes it came from) if the bytes are UTF-8, allowing a last character cut
-    short (a size-capped download or a `max_bytes` cut ends mid-character); None if they are
-    not UTF-8. The validating decode is also the page's text: a page is decoded once."""
+def _utf8_bytes(data: bytes) -> bytes | None:
+    """``data`` if it is UTF-8, allowing a last character cut short (a size-capped download or
+    a `max_bytes` cut ends mid-character: then ``data`` without it); None if it is not UTF-8.
+    Validated a slice at a time, keeping no text: a whole page as a str is the largest copy an
+    extraction would make."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    view = memoryview(data)
     try:
-        return data.decode("utf-8"), data
-    except UnicodeDecodeError as error:
-        if error.reason == "unexpected end of data" and error.start >= len(data) - 3:
-            prefix = data[: error.start]
-            return prefix.decode("utf-8"), prefix
+        for start in range(0, len(data), _UTF8_SLICE):
+            decoder.decode(view[start : start + _UTF8_SLICE])
+    except UnicodeDecodeError:
         return None
+    pending = decoder.getstate()[0]  # the start of a character cut short, held back
+    return data[: len(data) - len(pending)] if pending else data
 
 
 def _looks_like_mojibake(text: str) -> bool:
@@ -160,10 +196,10 @@ def decode_html(data: bytes, encoding: str | None = None) -> DecodedPage:
             return DecodedPage(data.decode(wide, errors="replace"), wide, None, "declared")
         declared = None  # a UTF-16/32 label on bytes that are not: no evidence at all
     if data.isascii():
-        return DecodedPage(data.decode("ascii"), declared or "utf-8", data, "utf-8")
-    utf8 = _utf8_text(data)
+        return DecodedPage(None, declared or "utf-8", data, "utf-8")
+    utf8 = _utf8_bytes(data)
     if utf8 is not None:
-        return DecodedPage(utf8[0], "utf-8", utf8[1], "utf-8")
+        return DecodedPage(None, "utf-8", utf8, "utf-8")
 
     declarations: tuple[tuple[str | None, str], ...] = (
         (declared, "declared"),

@@ -12,8 +12,6 @@ import threading
 
 from lxml import etree
 
-from newsspider.extraction.budgets import cut_to_budget
-
 # Control bytes XML forbids; lxml refuses them, real pages contain them anyway. bytes.translate
 # deletes them at memory speed, where a regular expression over a large page costs a millisecond.
 _CONTROL_BYTES = bytes(range(0x20)).translate(None, b"\t\n\r")
@@ -21,23 +19,116 @@ _CONTROL_BYTES = bytes(range(0x20)).translate(None, b"\t\n\r")
 _CONTROL_CHARS = tuple(bytes([byte]) for byte in _CONTROL_BYTES)
 _thread_state = threading.local()
 
-# --- the attribute guard ------------------------------------------------------------------------
-# libxml2 checks each attribute of an element against all earlier ones (a linear scan): one
-# element with 20 000 distinct attributes costs seconds, 200 000 minutes. No real element has
-# more than a few dozen, so elements with more than `_MAX_ATTRIBUTES` lose the rest. Such an
-# element needs over `_LONG_TAG` bytes between "<" and the next "<" or ">" (distinct names take
-# about three bytes each), so only tags that long are looked at: they are found by C-level
-# passes (a translate and a find), which cost a few per cent of the parse.
+# --- the markup guard ---------------------------------------------------------------------------
+# Two kinds of markup make libxml2 super-linear or huge, and one pass over the page (a regular
+# expression that reads the markup as libxml2's HTML5 tokenizer does) finds both:
+# - attributes: libxml2 checks each attribute of an element against all earlier ones (a linear
+#   scan): one element with 20 000 distinct attributes costs seconds, 200 000 minutes. No real
+#   element has more than a few dozen, so an element with more than `_MAX_ATTRIBUTES` loses the
+#   rest, up to the end of its tag. Quoted values are read as libxml2 reads them, so "<" and ">"
+#   inside them neither end the tag nor hide it.
+# - elements: memory and time follow elements, not bytes ("<p>x" repeated makes a block per four
+#   bytes: about 220 MB and 2.6 s per MB), where real pages have one start tag per 18 bytes at the
+#   densest (1 608 corpus pages: 1.5 times below the budget) and a median of one per 90. A page
+#   with more than one start tag per `_BYTES_PER_ELEMENT` bytes is parsed up to that many start
+#   tags (and flagged "truncated").
+# Comments, end tags, doctypes and the content of script, style, textarea, title (and the other
+# raw-text elements) are skipped as libxml2 skips them: a "<p" inside a script is no start tag.
+# Every repetition is possessive, so no byte is read twice (linear time); the regular expression
+# consumes `_UNITS` start tags per call, so Python runs once per `_UNITS` tags.
 _MAX_ATTRIBUTES = 256
-_LONG_TAG = 1024
-_OUTLINE = bytes(b if b in b"<>" else ord("x") for b in range(256))
-_LONG_TAG_OUTLINE = b"<" + b"x" * _LONG_TAG
-_TAG_NAME = re.compile(rb"[A-Za-z][^\s/>]*")
-# Up to `_MAX_ATTRIBUTES` attributes, then whether one more follows. Possessive throughout: a
-# failed attempt never backtracks into an earlier attribute.
-_ATTRIBUTE = rb"""[\s/]*+[^\s"'<>/=][^\s"'<>/=]*+(?:\s*+=\s*+(?:"[^"]*+"|'[^']*+'|[^\s>]*+))?+"""
-_ATTRIBUTES = re.compile(rb"(?:%s){0,%d}+" % (_ATTRIBUTE, _MAX_ATTRIBUTES))
-_ONE_MORE = re.compile(_ATTRIBUTE)
+_BYTES_PER_ELEMENT = 12
+_ELEMENT_FLOOR = 4096
+_UNITS = 1024
+_RAW_TEXT = rb"script|style|xmp|iframe|noembed|noframes|textarea|title"
+_ATTRIBUTE = rb"""[\s/]*+[^\s/>][^\s/>=]*+(?:\s*+=\s*+(?:"[^"]*+"?+|'[^']*+'?+|[^\s>]*+))?+"""
+# Everything up to the next start tag: text, comments, end tags (their attributes read like a
+# start tag's), doctypes, processing instructions, a "<" that starts nothing.
+_NOT_START = (
+    rb"(?:[^<]++"
+    rb"|</[A-Za-z][^\s/>]*+(?:%s)*+[\s/]*+>?+"
+    rb"|<!--(?:>|->|(?:[^-]++|-(?!-!?>))*+(?:--!?>)?+)"
+    rb"|<[!?][^>]*+>?+"
+    rb"|</[^>]*+>?+"
+    rb"|<+(?=<)"  # a run of "<" at once, but its last (per "<" the loop costs 100 ns)
+    rb"|<(?![A-Za-z!?/]))*+" % _ATTRIBUTE
+)
+_ATTRIBUTES_THEN_END = rb"(?:%s){0,%d}+[\s/]*+(?:>|\Z)" % (_ATTRIBUTE, _MAX_ATTRIBUTES)
+# A start tag with at most `_MAX_ATTRIBUTES` attributes (and a raw-text element's content, up to
+# its end tag). No capturing groups: CPython 3.11 mishandles them inside possessive repeats.
+_RAW_ELEMENTS = b"".join(
+    rb"|(?i:%s)(?![^\s/>])%s(?:[^<]++|<(?!/(?i:%s)(?![^\s/>])))*+"
+    % (name, _ATTRIBUTES_THEN_END, name)
+    for name in _RAW_TEXT.split(b"|")
+)
+_ANY_START = rb"[A-Za-z][^\s/>]*+" + _ATTRIBUTES_THEN_END
+# Only a tag whose first letter may start a raw-text name tries those names (they cost a third
+# of the pass when every tag tries them).
+_START = rb"<(?:(?=[sStTxXiInNpP])(?:(?i:plaintext)(?![^\s/>])%s(?s:.*+)%s|%s)|%s)" % (
+    _ATTRIBUTES_THEN_END,
+    _RAW_ELEMENTS,
+    _ANY_START,
+    _ANY_START,
+)
+_UNIT = re.compile(_NOT_START + _START)
+_UNITS_THEN_REST = re.compile(rb"(?:%s%s){0,%d}+%s" % (_NOT_START, _START, _UNITS, _NOT_START))
+_NOT_START_ONLY = re.compile(_NOT_START)
+_START_ONLY = re.compile(_START)
+# A start tag with too many attributes: what is kept, then what is dropped (to the tag's end).
+_KEPT_HEAD = re.compile(rb"<([A-Za-z][^\s/>]*+)(?:%s){%d}+" % (_ATTRIBUTE, _MAX_ATTRIBUTES))
+_DROPPED_TAIL = re.compile(rb"(?:%s)*+[\s/]*+>?+" % _ATTRIBUTE)
+_RAW_NAMES = frozenset(_RAW_TEXT.split(b"|"))
+
+
+def guard_markup(data: bytes) -> tuple[bytes, bool]:
+    """(``data`` with every start tag cut after `_MAX_ATTRIBUTES` attributes and the page cut
+    before start tag number ``max(_ELEMENT_FLOOR, len(data) // _BYTES_PER_ELEMENT) + 1``,
+    whether the page was cut). ``data`` itself when nothing changes."""
+    budget = max(_ELEMENT_FLOOR, len(data) // _BYTES_PER_ELEMENT)
+    pieces: list[bytes] = []
+    done = position = tags = 0
+    while position < len(data):
+        if tags + _UNITS <= budget:
+            end = _UNITS_THEN_REST.match(data, position).end()  # type: ignore[union-attr]
+            if end == len(data):
+                break
+            if _START_ONLY.match(data, end):  # stopped after `_UNITS` start tags
+                tags += _UNITS
+                position = end
+                continue
+            # Stopped before a start tag with too many attributes: an upper bound of the start
+            # tags read (this is rare: hostile pages only).
+            tags += data.count(b"<", position, end) - data.count(b"</", position, end)
+            position = end
+        else:  # near the budget: one start tag at a time
+            unit = _UNIT.match(data, position)
+            if unit is not None:
+                tags += 1
+                position = unit.end()
+                if tags < budget or position == len(data):
+                    continue
+            position = _NOT_START_ONLY.match(data, position).end()  # type: ignore[union-attr]
+            if position == len(data):
+                break
+            if tags >= budget:  # another start tag follows: the page ends here
+                pieces.append(data[done:position])
+                return b"".join(pieces), True
+        # A start tag with more than `_MAX_ATTRIBUTES` attributes at ``position``.
+        head = _KEPT_HEAD.match(data, position)
+        assert head is not None  # it has more than that many
+        pieces += (data[done : head.end()], b">")
+        done = position = _DROPPED_TAIL.match(data, head.end()).end()  # type: ignore[union-attr]
+        tags += 1
+        name = head.group(1).lower()
+        if name == b"plaintext":
+            break
+        if name in _RAW_NAMES:  # its content is text up to its end tag
+            content = rb"(?:[^<]++|<(?!/(?i:%s)(?![^\s/>])))*+" % name
+            position = re.compile(content).match(data, position).end()  # type: ignore[union-attr]
+    if not pieces:
+        return data, False
+    pieces.append(data[done:])
+    return b"".join(pieces), False
 
 
 def _parser() -> etree.HTMLParser:
@@ -59,68 +150,19 @@ def _parser() -> etree.HTMLParser:
     return parser
 
 
-# --- the element budget -------------------------------------------------------------------------
-# Memory and time grow with the number of elements, not bytes: "<p>x" repeated makes a block per
-# four bytes and costs about 220 MB and 2.6 s per MB, where real pages have one start tag per 18
-# bytes at the densest (1 608 corpus pages: 1.5 times below the budget) and a median of one per
-# 90. A page with more than one start tag per `_BYTES_PER_ELEMENT` bytes of input is parsed up
-# to that many start tags (and flagged "truncated").
-_BYTES_PER_ELEMENT = 12
-_ELEMENT_FLOOR = 4096
-
-
-def _start_tags(data: bytes, start: int, end: int) -> int:
-    """The "<" in ``data[start:end]`` that do not open an end tag (comments and stray "<" count
-    too: an upper bound). A "</" across ``end`` is an end tag."""
-    return data.count(b"<", start, end) - data.count(b"</", start, end + 1)
-
-
-def limit_elements(data: bytes) -> tuple[bytes, bool]:
-    """(``data`` cut before its start tag number ``len(data) // _BYTES_PER_ELEMENT``, whether it
-    was cut)."""
-    budget = max(_ELEMENT_FLOOR, len(data) // _BYTES_PER_ELEMENT)
-    keep = cut_to_budget(data, budget, _start_tags)
-    return (data, False) if keep == len(data) else (data[:keep], True)
-
-
-def limit_attributes(data: bytes) -> bytes:
-    """``data`` with every start tag cut after `_MAX_ATTRIBUTES` attributes (the rest of the tag,
-    up to its ">", is dropped). Quoted values are read only up to the tag's first ">"."""
-    outline = data.translate(_OUTLINE)
-    start = outline.find(_LONG_TAG_OUTLINE)
-    if start < 0:
-        return data
-    pieces: list[bytes] = []
-    done = 0
-    while start >= 0:
-        # The tag's outline: up to the next "<" or ">" (both absent for `_LONG_TAG` bytes).
-        close = outline.find(b">", start + _LONG_TAG)
-        reopen = outline.find(b"<", start + _LONG_TAG)
-        ends = [end for end in (close, reopen) if end >= 0]
-        end = min(ends) if ends else len(data)
-        name = _TAG_NAME.match(data, start + 1, end)
-        if name is not None:
-            kept = _ATTRIBUTES.match(data, name.end(), end)
-            assert kept is not None  # zero repetitions always match
-            if _ONE_MORE.match(data, kept.end(), end):
-                pieces += (data[done : kept.end()], b">")
-                done = end + 1 if end == close else end
-        start = outline.find(_LONG_TAG_OUTLINE, end)
-    pieces.append(data[done:])
-    return b"".join(pieces)
-
-
-def parse_html(text: str | bytes) -> etree._Element | None:
-    """Parse HTML given as text or as UTF-8 bytes. Returns the root, or None for no document."""
-    # UTF-8 bytes parse faster than str and sidestep lxml's refusal of str input that carries
-    # an XML declaration; lone surrogates (possible in str) become U+FFFD.
-    data = text if isinstance(text, bytes) else text.encode("utf-8", errors="replace")
+def prepare_markup(data: bytes) -> tuple[bytes, bool]:
+    """(UTF-8 ``data`` as the parser gets it: without XML's forbidden control bytes and through
+    `guard_markup`, whether it was cut)."""
     if any(char in data for char in _CONTROL_CHARS):
         data = data.translate(None, _CONTROL_BYTES)
+    return guard_markup(data)
+
+
+def parse_prepared(data: bytes) -> etree._Element | None:
+    """The root of `prepare_markup`'s output, or None for no document."""
     # Not `strip()`, which copies the whole page when it ends in a newline.
     if not data or data.isspace():
         return None
-    data = limit_attributes(data)
     try:
         root = etree.fromstring(data, _parser())
     except (etree.ParserError, etree.XMLSyntaxError, ValueError):
@@ -128,3 +170,11 @@ def parse_html(text: str | bytes) -> etree._Element | None:
     if root is None or not isinstance(root.tag, str):
         return None
     return root
+
+
+def parse_html(text: str | bytes) -> etree._Element | None:
+    """Parse HTML given as text or as UTF-8 bytes. Returns the root, or None for no document."""
+    # UTF-8 bytes parse faster than str and sidestep lxml's refusal of str input that carries
+    # an XML declaration; lone surrogates (possible in str) become U+FFFD.
+    data = text if isinstance(text, bytes) else text.encode("utf-8", errors="replace")
+    return parse_prepared(prepare_markup(data)[0])

@@ -176,15 +176,26 @@ class _PostChecks:
         """Inside a nav, aside, footer, menu or header element, or a dialog laid over the
         page (menus and consent tabs repeat templates too)."""
         known = self.outside.get(block_id)
-        if known is None:
-            page = self.page
-            parent = page.block_parents[block_id]
-            known = (
-                page.block_tags[block_id] in _OUTSIDE_TAGS
-                or page.block_signals[block_id] == OVERLAY
-                or (parent >= 0 and self.is_outside(parent))
-            )
-            self.outside[block_id] = known
+        if known is not None:
+            return known
+        # Up the ancestors to a known answer, an outside element or the root; a loop, not a
+        # recursion: blocks nest thousands deep on broken pages (found by bench.fuzz).
+        page = self.page
+        chain: list[int] = []
+        node = block_id
+        known = False
+        while node >= 0:
+            cached = self.outside.get(node)
+            if cached is not None:
+                known = cached
+                break
+            chain.append(node)
+            if page.block_tags[node] in _OUTSIDE_TAGS or page.block_signals[node] == OVERLAY:
+                known = True
+                break
+            node = page.block_parents[node]
+        for node in chain:
+            self.outside[node] = known
         return known
 
     def posts(self, members: list[int], containers: dict[int, int]) -> list[int]:

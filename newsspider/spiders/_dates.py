@@ -80,7 +80,8 @@ def normalize_date(text: str | None) -> str | None:
     try:
         # RSS 2.0 pubDate, e.g. "Thu, 05 Mar 2026 09:30:00 +0000".
         return parsedate_to_datetime(text.strip()).isoformat()
-    except (TypeError, ValueError, IndexError):
+    except (TypeError, ValueError, IndexError, OverflowError):
+        # OverflowError: a day or year past a C long ("Mon, 99999999999999999999 May 2024").
         return _localised_date(text)
 
 

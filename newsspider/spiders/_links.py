@@ -13,11 +13,12 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
-from urllib.parse import urldefrag, urljoin, urlsplit
+from urllib.parse import urldefrag, urlsplit
 
 from lxml import etree
 
 from newsspider.spiders._dates import date_in_url
+from newsspider.spiders._urls import join_url
 from newsspider.spiders._xml import text_of
 
 ARTICLE_THRESHOLD = 3.0
@@ -218,7 +219,7 @@ def classify_links(root: etree._Element, page_url: str, hosts: Iterable[str]) ->
     base = page_url
     for node in root.iter("base"):
         if node.get("href"):
-            base = urljoin(page_url, node.get("href", ""))
+            base = join_url(page_url, node.get("href", "")) or page_url
             break
     found: dict[str, Link] = {}
     for anchor in root.iter("a"):
@@ -227,7 +228,10 @@ def classify_links(root: etree._Element, page_url: str, hosts: Iterable[str]) ->
             continue
         if "nofollow" in (anchor.get("rel") or "").lower():
             continue
-        url = urldefrag(urljoin(base, href))[0]
+        joined = join_url(base, href)
+        if joined is None:  # not a URL (an unclosed IPv6 host)
+            continue
+        url = urldefrag(joined)[0]
         if url == page_url or not same_site(url, host_list) or _skippable(url):
             continue
         region = _region_of(anchor)

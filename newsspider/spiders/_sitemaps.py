@@ -15,11 +15,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Final
-from urllib.parse import urljoin
 
 from lxml import etree
 
 from newsspider.spiders._dates import normalize_date
+from newsspider.spiders._feeds import FeedRepair
+from newsspider.spiders._urls import join_url
 from newsspider.spiders._xml import XmlSteps, child_texts, local_name, xml_bytes
 
 #: Default of ``NEWSSPIDER_SITEMAP_MAX_URLS``: the sitemap protocol's own limit per file.
@@ -64,7 +65,9 @@ class SitemapReader:
         self.max_urls = max_urls
         self.count = 0
         self.capped = False
-        self._xml = XmlSteps(xml_bytes(data), ("url", "sitemap"))
+        # The feeds' repair (bare "&", HTML entity names, references to forbidden characters)
+        # serves sitemaps too: they are written by the same kind of code.
+        self._xml = XmlSteps(xml_bytes(data), ("url", "sitemap"), repair=FeedRepair)
         kind = self._xml.root_name
         self.kind = kind if kind in ("urlset", "sitemapindex") else ""
 
@@ -103,7 +106,9 @@ class SitemapReader:
         if not loc:
             return None
         # Relative <loc>s break the protocol, but an absolute URL is what a Request needs.
-        url = loc if loc.startswith(("https://", "http://")) else urljoin(self.base_url, loc)
+        url = loc if loc.startswith(("https://", "http://")) else join_url(self.base_url, loc)
+        if url is None:
+            return None
         lastmod = normalize_date(fields.get("lastmod"))
         if self.kind == "sitemapindex":
             return SitemapEntry(url=url, lastmod=lastmod)

@@ -4,14 +4,16 @@ and parsed a slice at a time so that a big document never holds the event loop f
 from __future__ import annotations
 
 import contextlib
+import re
 import struct
 import zlib
 from collections.abc import Callable, Iterator
 from typing import Any, Final
-from urllib.parse import urljoin
 
 from lxml import etree
 from scrapy.utils.gz import gunzip
+
+from newsspider.spiders._urls import join_url
 
 #: Decompressed sitemaps and feeds above this are refused (the sitemap protocol caps them at
 #: 50 MB).
@@ -37,13 +39,36 @@ def xml_bytes(data: bytes, limit: int = MAX_XML_BYTES) -> bytes:
     """``data`` gunzipped when it is gzip (``sitemap.xml.gz`` served without Content-Encoding),
     else as it is; b"" for broken gzip or output above ``limit``. Scrapy's `gunzip` keeps what a
     truncated stream holds, as browsers do."""
-    if data[:2] != b"\x1f\x8b":
-        return data
-    try:
-        return gunzip(data, max_size=limit)
-    except (OSError, EOFError, ValueError, struct.error, zlib.error):
-        # ValueError: Scrapy's _DecompressionMaxSizeExceeded (no public name for it).
-        return b""
+    if data[:2] == b"\x1f\x8b":
+        try:
+            data = gunzip(data, max_size=limit)
+        except (OSError, EOFError, ValueError, struct.error, zlib.error):
+            # ValueError: Scrapy's _DecompressionMaxSizeExceeded (no public name for it).
+            return b""
+    return _utf8_if_wide(data)
+
+
+# UTF-16/32 by byte order mark, then by where the NULs of "<" sit (XML's own detection).
+_WIDE_ENCODINGS: Final = (
+    (b"\xff\xfe\x00\x00", "utf-32-le", 4), (b"\x00\x00\xfe\xff", "utf-32-be", 4),
+    (b"\xff\xfe", "utf-16-le", 2), (b"\xfe\xff", "utf-16-be", 2),
+    (b"<\x00\x00\x00", "utf-32-le", 0), (b"\x00\x00\x00<", "utf-32-be", 0),
+    (b"<\x00", "utf-16-le", 0), (b"\x00<", "utf-16-be", 0),
+)  # fmt: skip
+_DECLARED_ENCODING: Final = re.compile(r"""^(\s*<\?xml[^>]*?encoding\s*=\s*)(["'])[^"'>]*\2""")
+
+
+def _utf8_if_wide(data: bytes) -> bytes:
+    """A UTF-16/32 document as UTF-8 (its declaration saying so), others unchanged.
+
+    The repair of feeds and sitemaps (`newsspider.spiders._feeds.FeedRepair`) works on
+    ASCII-compatible bytes; without it libxml2 stores a reference such as ``&#xD800;`` as the
+    bytes of a surrogate, on which lxml raises UnicodeDecodeError (found by bench.fuzz)."""
+    for mark, encoding, skip in _WIDE_ENCODINGS:
+        if data.startswith(mark):
+            text = data[skip:].decode(encoding, "replace")
+            return _DECLARED_ENCODING.sub(r'\1"UTF-8"', text, count=1).encode()
+    return data
 
 
 class XmlSteps:
@@ -60,15 +85,17 @@ class XmlSteps:
         data: bytes,
         tags: tuple[str, ...],
         step: int = STEP_BYTES,
-        transform: Callable[[bytes, bool], bytes] | None = None,
+        repair: Callable[[], Callable[[bytes, bool], bytes]] | None = None,
     ) -> None:
         self._data = data
         self._step = step
         #: Applied to each slice before the parser sees it (slice, is it the last one).
-        self._transform = transform
+        self._transform = repair() if repair is not None else None
         self._offset = 0
         # The root may follow a long prolog (comments, a DOCTYPE): look a little further.
-        self.root_name = _root_name(data[: max(step, _ROOT_LOOKAHEAD)])
+        # Repaired like the rest: an unrepaired head can hold what lxml cannot read back.
+        head = data[: max(step, _ROOT_LOOKAHEAD)]
+        self.root_name = _root_name(repair()(head, True) if repair is not None else head)
         # Only the named elements make events: an event per element costs more than the parse.
         self._parser = etree.XMLPullParser(
             events=("end",), tag=[f"{{*}}{name}" for name in tags], **_PARSER_OPTIONS
@@ -142,7 +169,7 @@ def xml_base(element: etree._Element, document_url: str) -> str:
         node = node.getparent()
     url = document_url
     for base in reversed(bases):
-        url = urljoin(url, base)
+        url = join_url(url, base) or url  # a base that is no URL is ignored
     return url
 
 
