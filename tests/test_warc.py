@@ -96,6 +96,44 @@ def test_shards_split_a_file_without_overlap(tmp_path: Path, site: DemoSite) -> 
     assert first and second and not set(first) & set(second)
 
 
+def test_gzip_shards_are_byte_ranges_in_file_order(tmp_path: Path, site: DemoSite) -> None:
+    """Each shard of a gzipped WARC is a contiguous run of records (its own bytes only are
+    decompressed), so the shards, one after the other, are the file in order."""
+    warc = write_warc(tmp_path / "a.warc.gz", _articles(site, 0, 12))
+    every = [page.record_id for page in iter_pages(warc)]
+    for shards in (2, 3, 5):
+        parts = [[p.record_id for p in iter_pages(warc, shard=i, shards=shards)]
+                 for i in range(shards)]  # fmt: skip
+        assert [rid for part in parts for rid in part] == every
+        assert sum(1 for part in parts if part) >= 2
+
+
+def test_one_member_gzip_file_is_read_whole_by_the_first_shard(
+    tmp_path: Path, site: DemoSite
+) -> None:
+    """A WARC compressed as a single gzip member has no record boundary to cut at."""
+    import gzip
+
+    members = write_warc(tmp_path / "a.warc.gz", _articles(site, 0, 6)).read_bytes()
+    single = tmp_path / "single.warc.gz"
+    single.write_bytes(gzip.compress(gzip.decompress(members)))
+    every = [page.record_id for page in iter_pages(single)]
+    assert len(every) == 6
+    assert [p.record_id for p in iter_pages(single, shard=0, shards=2)] == every
+    assert list(iter_pages(single, shard=1, shards=2)) == []
+
+
+def test_truncation_is_found_by_the_shard_that_reads_the_end(
+    tmp_path: Path, site: DemoSite
+) -> None:
+    data = write_warc(tmp_path / "w.warc.gz", _articles(site, 0, 8)).read_bytes()
+    cut = tmp_path / "cut.warc.gz"
+    cut.write_bytes(data[: len(data) * 7 // 8])
+    assert len(list(iter_pages(cut, shard=0, shards=2))) >= 1  # the first half is whole
+    with pytest.raises(OSError, match="ends in the middle of a record"):
+        list(iter_pages(cut, shard=1, shards=2))
+
+
 def test_cli_writes_every_article_once_with_two_workers(tmp_path: Path, site: DemoSite) -> None:
     a = write_warc(tmp_path / "a.warc.gz", [*_articles(site, 0, 12), *_noise()])
     b = write_warc(tmp_path / "b.warc.gz", _articles(site, 12, 20))

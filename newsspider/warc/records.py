@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Final
+from typing import BinaryIO, Final
 
 from fastwarc.warc import ArchiveIterator, WarcRecord, WarcRecordType
 
@@ -72,13 +72,20 @@ def iter_pages(
 ) -> Iterator[WarcPage]:
     """The HTML 2xx response records of one WARC file (gzip, zstd or plain), in file order.
 
-    ``shard``/``shards`` select every ``shards``-th response record, starting at ``shard``, so
-    that several processes can share one file; the others are skipped without being parsed.
-    Skipped responses are counted in ``skipped`` by reason (`SKIP_REASONS`). A file that cannot
-    be opened or breaks off (truncated, corrupt) raises `OSError` after the records before the
-    break have been yielded.
+    ``shard``/``shards`` split the file between processes. A gzipped WARC (one gzip member per
+    record, as WARC writers do) is split by byte ranges cut at member starts, so each process
+    decompresses only its own part; other files are split by taking every ``shards``-th
+    response record. Skipped responses are counted in ``skipped`` by reason (`SKIP_REASONS`). A
+    file that cannot be opened or breaks off (truncated, corrupt) raises `OSError` after the
+    records before the break have been yielded.
     """
     name = str(path)
+    with open(path, "rb") as stream:
+        gzipped = stream.read(2) == _GZIP_MAGIC
+        size = stream.seek(0, 2)
+    if shards > 1 and gzipped:
+        yield from _byte_range_pages(name, shard, shards, size, skipped)
+        return
     last_offset = 0
     with open(path, "rb") as stream:
         records = ArchiveIterator(stream, record_types=WarcRecordType.response, parse_http=False)
@@ -93,6 +100,74 @@ def iter_pages(
         _check_gzip_tail(path, last_offset)
 
 
+def _byte_range_pages(
+    name: str, shard: int, shards: int, size: int, skipped: Counter[str] | None
+) -> Iterator[WarcPage]:
+    """The records whose gzip member starts in this shard's share of the file's bytes.
+
+    Shard ``i`` owns the members starting in ``[start(i), start(i + 1))``, where ``start``
+    finds the first member at or after ``i * size // shards``: the same function draws both
+    ends, so every record belongs to exactly one shard. A file written as one big gzip member
+    has no inner starts: shard 0 reads all of it. Only the shard whose range reaches the end of
+    the file checks it for truncation.
+    """
+    with open(name, "rb") as stream:
+        begin = 0 if shard == 0 else _member_start(stream, shard * size // shards, size)
+        end = (
+            size
+            if shard == shards - 1
+            else _member_start(stream, (shard + 1) * size // shards, size)
+        )
+        if begin >= end:
+            return
+        stream.seek(begin)
+        last_offset = begin
+        records = ArchiveIterator(stream, record_types=WarcRecordType.response, parse_http=False)
+        for record in records:
+            # (No cut for the shard that reads to the end: inside a one-member file FastWARC's
+            # positions are not member starts and may run past ``end``.)
+            if end < size and record.stream_pos >= end:
+                break
+            last_offset = record.stream_pos
+            page = _page(record, name, skipped)
+            if page is not None:
+                yield page
+    if end >= size:
+        _check_gzip_tail(name, last_offset)
+
+
+#: How far a member start is searched for in one read.
+_SCAN_CHUNK = 1 << 20
+
+
+def _member_start(stream: BinaryIO, offset: int, size: int) -> int:
+    """The first gzip member at or after ``offset`` that holds a WARC record (``size`` if none).
+
+    A candidate is the gzip magic with the deflate method byte; it counts only when its first
+    bytes decompress to a WARC header, so compressed data that happens to contain the magic is
+    skipped."""
+    position = offset
+    while position < size:
+        stream.seek(position)
+        chunk = stream.read(_SCAN_CHUNK + 2)
+        found = chunk.find(_GZIP_MAGIC + b"\x08")
+        while found != -1:
+            if _is_warc_member(stream, position + found):
+                return position + found
+            found = chunk.find(_GZIP_MAGIC + b"\x08", found + 1)
+        position += _SCAN_CHUNK
+    return size
+
+
+def _is_warc_member(stream: BinaryIO, offset: int) -> bool:
+    stream.seek(offset)
+    try:
+        head = zlib.decompressobj(wbits=31).decompress(stream.read(4096), 16)
+    except zlib.error:
+        return False
+    return head.startswith(b"WARC/")
+
+
 def _check_gzip_tail(path: str | Path, offset: int) -> None:
     """Raise `OSError` when a gzipped WARC breaks off after ``offset``.
 
@@ -103,6 +178,10 @@ def _check_gzip_tail(path: str | Path, offset: int) -> None:
     with open(path, "rb") as stream:
         if stream.read(2) != _GZIP_MAGIC:
             return  # plain or zstd: FastWARC's own parsing is all we have
+        if offset and not _is_warc_member(stream, offset):
+            # A WARC compressed as one gzip member: a record's position is no member start,
+            # so the whole member is checked.
+            offset = 0
         stream.seek(offset)
         member = zlib.decompressobj(wbits=31)
         pending = b""
