@@ -1,14 +1,14 @@
 """Batch extraction of WARC files into one JSONL file: a process pool, progress, resume.
 
 Work is split into tasks of (file, shard): with fewer files than workers, each file is read by
-several workers, each extracting every N-th response record (`iter_pages`). Reading a record
-costs a small fraction of extracting it, so this spreads one big archive over all cores without
-an index pass and without moving page bytes between processes. A worker writes its records to
-a part file; when every shard of a file is done the parent appends the parts to the output,
-then notes the file and the output's new length in the finished-files list (``OUT.done``). After
-an interruption the next run truncates the output to the last noted length and skips the
-noted files, so each record is written exactly once (news-please keeps a similar list for
-CC-NEWS).
+several workers, each taking its own byte range of a gzipped file (cut at gzip-member starts;
+every N-th record for other files, see `iter_pages`). This spreads one big archive over all
+cores without an index pass and without moving page bytes between processes. A worker writes
+its records to a part file; when every shard of a file is done the parent appends the parts to
+the output, then notes the file and the output's new length in the finished-files list
+(``OUT.done``). After an interruption the next run truncates the output to the last noted
+length and skips the noted files, so each record is written exactly once (news-please keeps a
+similar list for CC-NEWS).
 """
 
 from __future__ import annotations
