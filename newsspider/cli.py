@@ -293,7 +293,9 @@ def _print_summary(article: Article, explanation: Explanation) -> None:
     """A few lines for the terminal: the verdicts and every left-out block's reason."""
     out = sys.stdout
     out.write(f"page type {article.page_type}, confidence {article.confidence:.3f}, ")
-    out.write(f"content filter {'keep' if explanation.content_filter.get('keep') else 'drop'}\n")
+    verdict = explanation.content_filter
+    decision = "keep" if verdict.get("keep") else f"drop ({verdict.get('reason')})"
+    out.write(f"content filter {decision}, P(article present) {verdict.get('presence')}\n")
     if explanation.container is not None:
         c = explanation.container
         out.write(f"container {c.path} ({c.score:g}), runner-up {c.runner_up_path} ")

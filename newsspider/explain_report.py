@@ -167,6 +167,19 @@ def _mapping_html(values: Mapping[str, Any]) -> str:
     return f"<table>{_rows(rows)}</table>"
 
 
+def _content_filter_html(verdict: Mapping[str, Any]) -> str:
+    """The crawl filter's decision and P(article present) against its threshold, then the text
+    statistics it settles the certain cases with."""
+    decision = {k: v for k, v in verdict.items() if k != "text_statistics"}
+    stats = verdict.get("text_statistics")
+    more = (
+        f"<h3>Text statistics (score_page)</h3>{_mapping_html(stats)}"
+        if isinstance(stats, Mapping)
+        else ""
+    )
+    return _mapping_html(decision) + more
+
+
 def _chip(label: str, kind: str = "") -> str:
     return f'<span class="{kind}">{escape(label)}</span>'
 
@@ -238,7 +251,7 @@ def render_report(
         f"<section><h2>Confidence</h2>{_confidence_html(explanation)}</section>"
         f"<section><h2>Page type: {escape(explanation.page_type.page_type)}</h2>"
         f"{_mapping_html(explanation.page_type.evidence)}</section>"
-        f"<section><h2>Content filter (score_page)</h2>{_mapping_html(verdict)}</section>"
+        f"<section><h2>Content filter</h2>{_content_filter_html(verdict)}</section>"
         "</div></main></body></html>"
     )
 

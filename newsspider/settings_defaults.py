@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from newsspider.extraction.page_judgement import DEFAULT_MIN_PRESENCE
+
 #: Where the add-on (and the manual-configuration docs) put the components.
 #: The pipeline runs early so that user pipelines at the usual 300 see `ArticleItem`s.
 PIPELINE_PRIORITY: Final = 100
@@ -138,7 +140,7 @@ DEFAULTS: Final[dict[str, Any]] = {
     CONTENT_FILTER_LISTING_LINKS: 10,
     CONTENT_FILTER_LISTING_SHARE: 0.25,
     CONTENT_FILTER_STRONG_TEXT: 1000,
-    CONTENT_FILTER_MIN_PRESENCE: 0.07,
+    CONTENT_FILTER_MIN_PRESENCE: DEFAULT_MIN_PRESENCE,
     SITEMAP_MAX_URLS: 50_000,
     SITE_ARTICLE_ALLOW: None,
     SITE_ARTICLE_DENY: None,

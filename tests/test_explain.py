@@ -15,7 +15,9 @@ from support.services import missing_service
 
 from newsspider import Article, cli, explain, extract
 from newsspider.explain_report import confidence_kind, render_report
+from newsspider.extraction.content_score import Thresholds
 from newsspider.extraction.explain import REASONS, Explanation
+from newsspider.extraction.page_judgement import judge_page
 from newsspider.settings_defaults import DEFAULTS, MIN_CONFIDENCE
 
 PAGES = Path(__file__).parent / "fixtures" / "pages"
@@ -72,6 +74,24 @@ def test_listing_teasers_are_explained_as_a_teaser_stream() -> None:
     assert len(teasers) >= 6
     assert not any(b.in_body for b in teasers)
     assert explanation.content_filter["keep"] is False  # the cheap filter agrees
+
+
+def test_content_filter_section_is_the_crawl_filters_decision() -> None:
+    # The same decision `judge_page` makes in a crawl, at the same threshold, from this extraction.
+    for path in sorted(PAGES.glob("*.html")):
+        data = path.read_bytes()
+        for min_presence in (0.07, 0.9):
+            _, explanation = explain(data, url="https://example.com/a", min_presence=min_presence)
+            judged = judge_page(
+                data, "https://example.com/a", "text/html", None,
+                thresholds=Thresholds(), min_presence=min_presence,
+            )  # fmt: skip
+            verdict = explanation.content_filter
+            assert (verdict["keep"], verdict["reason"]) == (judged.keep, judged.reason), path.name
+            assert verdict["min_presence"] == min_presence
+            assert verdict["text_statistics"] == judged.verdict.to_dict()
+    _, news = _explain(NEWS)
+    assert news.content_filter["keep"] is True and news.content_filter["presence"] > 0.5
 
 
 def test_container_metadata_confidence_and_page_type() -> None:

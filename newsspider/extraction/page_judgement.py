@@ -25,8 +25,10 @@ from newsspider.extraction.stages import StageRecord
 
 __all__ = [
     "CERTAIN_REASONS",
+    "DEFAULT_MIN_PRESENCE",
     "Judgement",
     "judge_page",
+    "keep_or_drop",
     "presence_of",
     "usable_encoding",
 ]
@@ -37,6 +39,11 @@ __all__ = [
 #: the development corpora (docs/content-filter.md): none of these drops an article the
 #: extractor would keep; "listing", "thin" and "login" did, so they go to the extractor.
 CERTAIN_REASONS: Final = frozenset({"not_html", "empty", "soft_404", "consent"})
+
+#: P(an article is present) under which an extracted page is dropped (the setting
+#: ``NEWSSPIDER_CONTENT_FILTER_MIN_PRESENCE``): the highest value that loses at most 0.5% of the
+#: development articles (docs/content-filter.md).
+DEFAULT_MIN_PRESENCE: Final = 0.07
 
 #: Page types that say what they are (the extractor found no body, an error message, a sign-in
 #: form, bytes that are not text) and the drop reason each gives. The pipeline never keeps them
@@ -113,12 +120,21 @@ def judge_page(
         kwargs["record"] = record
     article = extract_function(body, url, encoding, **kwargs)
     presence = presence_of(record, article) if record is not None else None
-    if article.page_type in NON_ARTICLE_TYPES:
-        reason: str | None = NON_ARTICLE_TYPES[article.page_type]
-    elif presence is None:  # a custom function: the text statistics decide, as they did alone
-        reason = verdict.reason
-    elif presence < min_presence:
-        reason = _LOW_PRESENCE_REASON.get(article.page_type, "no_article")
-    else:
-        reason = None
+    reason = keep_or_drop(verdict, article, presence, min_presence)
     return Judgement(reason is None, reason, verdict, article, presence, encoding)
+
+
+def keep_or_drop(
+    verdict: PageVerdict, article: Article, presence: float | None, min_presence: float
+) -> str | None:
+    """The drop reason for an extracted page (None: keep). ``presence`` None: the extraction
+    measured none (a custom function), so the text-statistics verdict decides, as it did alone."""
+    if not verdict.keep and verdict.reason in CERTAIN_REASONS:
+        return verdict.reason
+    if article.page_type in NON_ARTICLE_TYPES:
+        return NON_ARTICLE_TYPES[article.page_type]
+    if presence is None:
+        return verdict.reason
+    if presence < min_presence:
+        return _LOW_PRESENCE_REASON.get(article.page_type, "no_article")
+    return None
