@@ -114,6 +114,21 @@ class PageSegments:
         """Every segment as an object (built on each call: tests and one-off reads only)."""
         return [self.segment(index) for index in range(len(self.segment_owners))]
 
+    def linked_heading_owners(self) -> list[int]:
+        """Owners of h2-h4 segments that are mostly link text (a teaser's or a post's linked
+        headline), in document order; an empty segment has no link density."""
+        return [
+            owner
+            for owner, tag, chars, link_chars in zip(
+                self.segment_owners,
+                self.segment_tags,
+                self.segment_chars,
+                self.segment_link_chars,
+                strict=True,
+            )
+            if tag in TEASER_HEADINGS and chars and link_chars * 2 > chars
+        ]
+
     def is_wrapper(self, block_id: int, around: int) -> bool:
         """Does this block hold so much of `around` that it is a layout wrapper, not furniture?
 

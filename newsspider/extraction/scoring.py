@@ -105,18 +105,7 @@ def teaser_blocks(page: PageSegments) -> list[bool]:
     """
     parents = page.block_parents
     teaser = [False] * len(parents)
-    headline_owners = [
-        owner
-        for owner, tag, chars, link_chars in zip(
-            page.segment_owners,
-            page.segment_tags,
-            page.segment_chars,
-            page.segment_link_chars,
-            strict=True,
-        )
-        # Mostly link text (an empty segment has no link density).
-        if tag in TEASER_HEADINGS and chars and link_chars / chars > 0.5
-    ]
+    headline_owners = page.linked_heading_owners()
     if len(headline_owners) < TEASER_MIN_ITEMS:
         return teaser
     headlines = [0] * len(parents)

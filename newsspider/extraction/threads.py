@@ -21,7 +21,7 @@ import bisect
 
 from newsspider.extraction.assembly import BodySelection
 from newsspider.extraction.class_words import OVERLAY, STRONG_FURNITURE
-from newsspider.extraction.page_model import TEASER_HEADINGS, PageSegments
+from newsspider.extraction.page_model import PageSegments
 from newsspider.extraction.scoring import ContainerChoice
 
 #: Blocks that hold a post's text but are not the post's own container.
@@ -97,18 +97,11 @@ def _headlines(page: PageSegments) -> list[int]:
     document order. A heading linking into the page ("#p2169826") is a post's permalink."""
     headlines: list[int] = []
     elements = page.block_elements
-    for owner, tag, chars, link_chars in zip(
-        page.segment_owners,
-        page.segment_tags,
-        page.segment_chars,
-        page.segment_link_chars,
-        strict=True,
-    ):
-        if tag in TEASER_HEADINGS and chars and link_chars * 2 > chars:
-            link = elements[owner].find(".//a")
-            href = link.get("href", "") if link is not None else ""
-            if not href.startswith("#"):
-                headlines.append(owner)
+    for owner in page.linked_heading_owners():
+        link = elements[owner].find(".//a")
+        href = link.get("href", "") if link is not None else ""
+        if not href.startswith("#"):
+            headlines.append(owner)
     return headlines
 
 
