@@ -193,3 +193,26 @@ def test_text_measures_match_textstats_on_every_code_point() -> None:
         chunk = everything[start : start + 4096]
         assert _segments_c.count_punctuation(chunk) == textstats.count_punctuation(chunk)
         assert _segments_c.count_dense_script(chunk) == textstats.count_dense_script(chunk)
+
+
+@needs_compiled
+def test_compiled_walk_offers_the_gil_on_large_pages() -> None:
+    # A crawl's event loop shares the GIL with extraction threads: the compiled loop calls a
+    # Python function every 1024 elements, where the interpreter can hand the GIL over.
+    from lxml import html as lxml_html
+
+    calls = 0
+
+    def profile(frame: object, event: str, arg: object) -> None:
+        nonlocal calls
+        code = getattr(frame, "f_code", None)
+        if event == "call" and code is segments._yield_point.__code__:
+            calls += 1
+
+    root = lxml_html.fromstring("<html><body>" + "<p>x</p>" * 5000 + "</body></html>")
+    sys.setprofile(profile)
+    try:
+        segments.segment_page_compiled(root)
+    finally:
+        sys.setprofile(None)
+    assert calls >= 4

@@ -25,6 +25,7 @@ def bind(
     inline_hidden_cache: dict[str, bool],
     strong_furniture: int,
     overlay: int,
+    yield_point: Callable[[], None],
 ) -> None: ...
 def walk(
     root: etree._Element,

@@ -40,6 +40,10 @@ cdef enum:
     HIDDEN = 4
     INSIDE_HIDDEN = 5
 
+# The walk offers the GIL to other threads after every 1024 elements entered (a mask).
+cdef enum:
+    YIELD_EVERY = 1023
+
 # Stands for <br> in the collected text (segments.py uses "\x00"): above every code point.
 cdef enum:
     BREAK = 0x110000
@@ -83,6 +87,7 @@ cdef object _dialog_roles = None
 cdef object _hidden_style = None
 cdef object _hidden_inline_class = None
 cdef dict _inline_hidden_cache = None
+cdef object _yield_point = None
 cdef int _strong_furniture = 0
 cdef int _overlay = 0
 
@@ -105,11 +110,12 @@ def bind(
     dict inline_hidden_cache,
     int strong_furniture,
     int overlay,
+    yield_point,
 ):
     global _attributed_block, _class_meaning, _attribute_cache, _tag_kind, _tag_kinds
     global _tag_signal, _caption_tags, _teaser_headings, _page_tags, _boilerplate_tags
     global _dialog_roles, _hidden_style, _hidden_inline_class, _inline_hidden_cache
-    global _strong_furniture, _overlay
+    global _strong_furniture, _overlay, _yield_point
     _attributed_block = attributed_block
     _class_meaning = class_meaning
     _attribute_cache = attribute_cache
@@ -126,6 +132,7 @@ def bind(
     _inline_hidden_cache = inline_hidden_cache
     _strong_furniture = strong_furniture
     _overlay = overlay
+    _yield_point = yield_point
 
 
 cdef inline bint _is_punctuation(Py_UCS4 c) noexcept:
@@ -721,23 +728,29 @@ cdef class _Walk:
         # walk leaves it just before the next element outside it is entered.
         cdef xmlNode* c_node = c_root
         cdef xmlNode* following
+        cdef unsigned int entered = 0
         self.enter(c_node)
         while True:
             following = _element_from(c_node.children)
-            if following is not NULL:
-                c_node = following
-                self.enter(c_node)
-                continue
-            while True:
-                self.leave(c_node)
-                if c_node is c_root:
-                    return 0
-                following = _element_from(c_node.next)
-                if following is not NULL:
-                    c_node = following
-                    self.enter(c_node)
-                    break
-                c_node = c_node.parent
+            if following is NULL:
+                while True:
+                    self.leave(c_node)
+                    if c_node is c_root:
+                        return 0
+                    following = _element_from(c_node.next)
+                    if following is not NULL:
+                        break
+                    c_node = c_node.parent
+            c_node = following
+            self.enter(c_node)
+            entered += 1
+            if entered & YIELD_EVERY == 0:
+                # Let a waiting thread (the crawl's event loop) run: this loop holds the GIL
+                # for tens of milliseconds on a page of 100,000 elements. Releasing and
+                # retaking it (`with nogil`) is not enough: the waiter sees a switch and waits
+                # again. A Python function call runs bytecode, which hands the GIL over when a
+                # waiter has asked for it (after 5 ms).
+                _yield_point()
 
 
 def walk(root, page, list captioned, list named):

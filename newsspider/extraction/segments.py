@@ -496,6 +496,11 @@ def _mark_captions(page: PageSegments, captioned: list[int]) -> None:
             captions[block_id] = True
 
 
+def _yield_point() -> None:
+    """Called by the compiled walk every few thousand elements: running Python bytecode lets
+    the interpreter hand the GIL to a thread that has waited for it (the crawl's event loop)."""
+
+
 # The compiled walk (newsspider/extraction/_segments_c.pyx), built at install time when a C
 # compiler is there; NEWSSPIDER_PURE_PYTHON=1 (read once, at import) keeps the pure-Python walk.
 _compiled: ModuleType | None = None
@@ -523,6 +528,7 @@ else:
         inline_hidden_cache=_inline_hidden_cache,
         strong_furniture=STRONG_FURNITURE,
         overlay=OVERLAY,
+        yield_point=_yield_point,
     )
 
 #: Whether the compiled walk is importable in this installation.
