@@ -1,4 +1,5 @@
-"""The compiled segment walk (newsspider/extraction/_segments_c.pyx), optional.
+"""The compiled segment walk and markup guard (newsspider/extraction/_segments_c.pyx,
+_markup_c.pyx), optional.
 
 Everything else about the package is in pyproject.toml. The extension is built with Cython
 against lxml's public C API (both in [build-system] requires); when it cannot be built (no C
@@ -46,13 +47,16 @@ def _extensions() -> list[Extension]:
     except ImportError as error:
         _warn(error)
         return []
-    extension = Extension(
-        "newsspider.extraction._segments_c",
-        ["newsspider/extraction/_segments_c.pyx"],
-        include_dirs=lxml.get_include(),
-    )
+    extensions = [
+        Extension(
+            "newsspider.extraction._segments_c",
+            ["newsspider/extraction/_segments_c.pyx"],
+            include_dirs=lxml.get_include(),
+        ),
+        Extension("newsspider.extraction._markup_c", ["newsspider/extraction/_markup_c.pyx"]),
+    ]
     try:
-        return list(cythonize([extension], compiler_directives={"language_level": "3"}))
+        return list(cythonize(extensions, compiler_directives={"language_level": "3"}))
     except Exception as error:
         _warn(error)
         return []

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from newsspider.extraction import api, segments, textstats
+from newsspider.extraction import api, parsing, segments, textstats
 from newsspider.extraction.cleaning import clean_tree
 from newsspider.extraction.metadata import read_metadata
 from newsspider.extraction.pagetype import read_form_signals
@@ -36,17 +36,22 @@ def test_ci_builds_and_uses_the_compiled_walk() -> None:
     if not IN_CI:
         pytest.skip("only under CI=true: a machine without a compiler uses the pure walk")
     assert segments.COMPILED_AVAILABLE, segments.COMPILED_ERROR
+    assert parsing.COMPILED_GUARD_AVAILABLE
     if os.environ.get("NEWSSPIDER_PURE_PYTHON", "") in ("", "0"):
         assert segments.COMPILED
+        assert parsing._scans is parsing._compiled_scans
 
 
 def test_pure_python_switch_is_read_at_import() -> None:
-    code = "from newsspider.extraction import segments; print(segments.COMPILED)"
+    code = (
+        "from newsspider.extraction import parsing, segments; "
+        "print(segments.COMPILED, parsing._scans is parsing._REGEX_SCANS)"
+    )
     env = {**os.environ, "NEWSSPIDER_PURE_PYTHON": "1"}
     result = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )
-    assert result.stdout.strip() == "False"
+    assert result.stdout.strip() == "False True"
 
 
 def _prepared_tree(html: bytes, url: str | None) -> object:

@@ -1,17 +1,66 @@
 """The markup guard before parsing (`parsing.guard_markup`): one pass that caps attributes per
-tag and start tags per byte, reading the markup as libxml2's HTML5 tokenizer does."""
+tag and start tags per byte, reading the markup as libxml2's HTML5 tokenizer does.
+
+Every test runs on both scans: the regular expressions and their compiled loops (`_markup_c`),
+which must end every match at the same byte (compared on generated tag soup below)."""
 
 from __future__ import annotations
 
+import os
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from newsspider import extract
+from newsspider.extraction import parsing
 from newsspider.extraction.parsing import _MAX_ATTRIBUTES, guard_markup, parse_html
 
 FIXTURES = Path(__file__).parent / "fixtures"
+IN_CI = os.environ.get("CI") == "true"
+
+
+@pytest.fixture(autouse=True, params=["compiled", "regex"])
+def scans(request: pytest.FixtureRequest) -> Iterator[str]:
+    compiled = request.param == "compiled"
+    if compiled and not parsing.COMPILED_GUARD_AVAILABLE:
+        if IN_CI:
+            pytest.fail("CI builds the compiled guard")
+        pytest.skip("the compiled guard is not built here")
+    was = parsing._scans is parsing._compiled_scans
+    parsing.use_compiled_guard(compiled)
+    yield request.param
+    parsing.use_compiled_guard(was)
+
+
+_SOUP = st.lists(
+    st.sampled_from(
+        [b"<", b">", b"/", b"!", b"-", b"?", b'"', b"'", b"=", b" ", b"\n", b"\x0b", b"a", b"p",
+         b"S", b"x", b"script", b"STYLE", b"title", b"textarea", b"plaintext", b"iframe",
+         b"noembed", b"<!--", b"-->", b"--!>", b"</", b"<p", b"<a href=", b"</script>", b"<<"]
+    ),
+    max_size=40,
+).map(b"".join)  # fmt: skip
+
+
+@settings(
+    max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(data=_SOUP, where=st.integers(min_value=0, max_value=3))
+def test_compiled_scans_end_where_the_regular_expressions_end(
+    scans: str, data: bytes, where: int
+) -> None:
+    if scans != "compiled":
+        return
+    compiled = parsing._compiled_scans
+    assert compiled is not None
+    position = min(len(data), where * len(data) // 3)
+    for name in ("not_start", "start", "unit", "units_then_rest"):
+        expected = getattr(parsing._REGEX_SCANS, name)(data, position)
+        assert getattr(compiled, name)(data, position) == expected, (name, data, position)
 
 
 def _many_attributes(count: int, value: str) -> bytes:

@@ -7,8 +7,11 @@ network, and its own depth limit keeps absurdly nested pages bounded.
 
 from __future__ import annotations
 
+import os
 import re
 import threading
+from collections.abc import Callable
+from typing import NamedTuple
 
 from lxml import etree
 
@@ -80,19 +83,79 @@ _DROPPED_TAIL = re.compile(rb"(?:%s)*+[\s/]*+>?+" % _ATTRIBUTE)
 _RAW_NAMES = frozenset(_RAW_TEXT.split(b"|"))
 
 
+def _end_of_not_start(data: bytes, position: int) -> int:
+    return _NOT_START_ONLY.match(data, position).end()  # type: ignore[union-attr]
+
+
+def _end_of_start(data: bytes, position: int) -> int:
+    match = _START_ONLY.match(data, position)
+    return -1 if match is None else match.end()
+
+
+def _end_of_unit(data: bytes, position: int) -> int:
+    match = _UNIT.match(data, position)
+    return -1 if match is None else match.end()
+
+
+def _end_of_units(data: bytes, position: int) -> int:
+    return _UNITS_THEN_REST.match(data, position).end()  # type: ignore[union-attr]
+
+
+class _Scans(NamedTuple):
+    """The guard's four scans: its regular expressions, or `_markup_c`'s loops (same ends)."""
+
+    not_start: Callable[[bytes, int], int]
+    start: Callable[[bytes, int], int]
+    unit: Callable[[bytes, int], int]
+    units_then_rest: Callable[[bytes, int], int]
+
+
+_REGEX_SCANS = _Scans(_end_of_not_start, _end_of_start, _end_of_unit, _end_of_units)
+_compiled_scans: _Scans | None = None
+try:
+    from newsspider.extraction import _markup_c
+except ImportError:  # not built (no compiler at install time): the regular expressions
+    pass
+else:
+    if _markup_c.limits() == (_MAX_ATTRIBUTES, _UNITS):
+        _compiled_scans = _Scans(
+            _markup_c.not_start_end,
+            _markup_c.start_end,
+            _markup_c.unit_end,
+            _markup_c.units_then_rest_end,
+        )
+#: Whether the compiled scans can run here (built, and built for these limits).
+COMPILED_GUARD_AVAILABLE = _compiled_scans is not None
+# NEWSSPIDER_PURE_PYTHON=1 (read once, at import) keeps every compiled path off, as in segments.
+_scans = (
+    _compiled_scans
+    if _compiled_scans is not None and os.environ.get("NEWSSPIDER_PURE_PYTHON", "") in ("", "0")
+    else _REGEX_SCANS
+)
+
+
+def use_compiled_guard(enabled: bool) -> bool:
+    """Run the guard's scans compiled (when built) or as regular expressions; whether the
+    compiled ones run now. `segments` switches both compiled paths together."""
+    global _scans  # noqa: PLW0603 - the switch is module state by design
+    _scans = _compiled_scans if enabled and _compiled_scans is not None else _REGEX_SCANS
+    return _scans is _compiled_scans
+
+
 def guard_markup(data: bytes) -> tuple[bytes, bool]:
     """(``data`` with every start tag cut after `_MAX_ATTRIBUTES` attributes and the page cut
     before start tag number ``max(_ELEMENT_FLOOR, len(data) // _BYTES_PER_ELEMENT) + 1``,
     whether the page was cut). ``data`` itself when nothing changes."""
     budget = max(_ELEMENT_FLOOR, len(data) // _BYTES_PER_ELEMENT)
+    scans = _scans
     pieces: list[bytes] = []
     done = position = tags = 0
     while position < len(data):
         if tags + _UNITS <= budget:
-            end = _UNITS_THEN_REST.match(data, position).end()  # type: ignore[union-attr]
+            end = scans.units_then_rest(data, position)
             if end == len(data):
                 break
-            if _START_ONLY.match(data, end):  # stopped after `_UNITS` start tags
+            if scans.start(data, end) >= 0:  # stopped after `_UNITS` start tags
                 tags += _UNITS
                 position = end
                 continue
@@ -101,13 +164,13 @@ def guard_markup(data: bytes) -> tuple[bytes, bool]:
             tags += data.count(b"<", position, end) - data.count(b"</", position, end)
             position = end
         else:  # near the budget: one start tag at a time
-            unit = _UNIT.match(data, position)
-            if unit is not None:
+            unit = scans.unit(data, position)
+            if unit >= 0:
                 tags += 1
-                position = unit.end()
+                position = unit
                 if tags < budget or position == len(data):
                     continue
-            position = _NOT_START_ONLY.match(data, position).end()  # type: ignore[union-attr]
+            position = scans.not_start(data, position)
             if position == len(data):
                 break
             if tags >= budget:  # another start tag follows: the page ends here

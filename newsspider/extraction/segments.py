@@ -33,6 +33,7 @@ from newsspider.extraction.page_model import (
     TEASER_HEADINGS,
     PageSegments,
 )
+from newsspider.extraction.parsing import use_compiled_guard
 from newsspider.extraction.textstats import count_dense_script, count_punctuation
 from newsspider.extraction.visibility import hidden_class, hidden_style
 
@@ -542,9 +543,11 @@ _active_walk: Callable[[etree._Element], PageSegments] = (
 
 
 def use_compiled(enabled: bool) -> None:
-    """Switch `segment_page` between the walks (tests and the benchmark compare them)."""
+    """Switch `segment_page` between the walks, and the markup guard between its compiled and
+    regular-expression scans (tests and the benchmark compare the paths)."""
     global COMPILED, _active_walk  # noqa: PLW0603 - the switch is module state by design
     if enabled and _compiled is None:
         raise RuntimeError(f"the compiled walk is not available: {COMPILED_ERROR}")
     COMPILED = enabled
     _active_walk = segment_page_compiled if enabled else segment_page_python
+    use_compiled_guard(enabled)
