@@ -8,6 +8,7 @@ from newsspider.extraction.class_words import (
     attribute_tokens,
     class_meaning,
 )
+from newsspider.extraction.visibility import HIDDEN_CLASS_NAMES, hidden_class
 
 
 def test_camel_case_and_squashed_words() -> None:
@@ -31,3 +32,11 @@ def test_bem_element_says_what_the_node_is() -> None:
 def test_css_module_hashes_are_not_bem_elements() -> None:
     assert "newsletter" in attribute_tokens("styles_Newsletter__x4Uq2")
     assert class_meaning("styles_Newsletter__x4Uq2", None)[0] == STRONG_FURNITURE
+
+
+def test_every_hiding_class_name_passes_the_quick_test() -> None:
+    # `hidden_class` rules values out by a few substrings: each name must hold one of them.
+    for name in HIDDEN_CLASS_NAMES:
+        assert hidden_class(f"card {name.upper()} wide"), name
+    assert not hidden_class("hidden-xs card")  # a part of a name is not the name
+    assert not hidden_class("hidden md:block")  # shown from a screen width on

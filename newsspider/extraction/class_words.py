@@ -95,7 +95,9 @@ FURNITURE_TOKENS = STRONG_NEGATIVE_TOKENS | WEAK_NEGATIVE_TOKENS | OVERLAY_TOKEN
 #: "with-sidebar-layout", "has-ads", "ast-no-sidebar" sit on the column that holds the article.
 _MODIFIER_PARTS = frozenset({"has", "with", "without", "no"})
 _PART_SPLIT = re.compile(r"[-_]+")
-_MODIFIER_SEARCH = re.compile(r"(?:^|[\s_-])(?:has|with|without|no)[-_]", re.IGNORECASE)
+# A modifier part is followed by "-" or "_": substring tests on the lower-cased value rule out
+# almost every value before any per-name work (cheaper than one case-blind regex search).
+_MODIFIER_KEYS = tuple(f"{part}{joint}" for part in sorted(_MODIFIER_PARTS) for joint in "-_")
 
 
 #: What a block's class and id attributes say: (signal, caption, hidden, furniture words).
@@ -128,8 +130,8 @@ def signal_without(classes: str | None, ident: str | None, ignored: frozenset[st
 
 def _meaningful_tokens(classes: str) -> frozenset[str]:
     """The class words, less the furniture words of layout modifiers ("has-sidebar")."""
-    # One C-level search rules out almost every value before any per-name work.
-    if _MODIFIER_SEARCH.search(classes) is None:
+    lower = classes.lower()
+    if not any(key in lower for key in _MODIFIER_KEYS):
         return attribute_tokens(classes)
     names = classes.split()
     modifiers = [
