@@ -186,3 +186,36 @@ def test_hidden_on_phones_only_is_visible() -> None:
         f"{paragraphs().split('</p>', 1)[1]}</article>"
     )
     assert_all_paragraphs(extract(html).body)
+
+
+def test_sign_up_and_comment_boxes_around_text_fields_are_not_body() -> None:
+    sign_up = (
+        '<div class="box"><h3>Join our mailing list</h3>'
+        "<p>The week's best stories, delivered every Friday.</p>"
+        '<form><input type="email" placeholder="Email"><button>Subscribe</button></form></div>'
+    )
+    reply = (
+        "<div><h3>Leave a reply</h3><p>Your email address will not be published.</p>"
+        '<form><label>Comment</label><textarea></textarea><label>Name</label><input name="n">'
+        "</form></div>"
+    )
+    body = extract(page(f"<article><h1>Sea wall</h1>{paragraphs()}{sign_up}{reply}</article>")).body
+    assert_all_paragraphs(body)
+    for line in ("Join our mailing list", "delivered every Friday", "Leave a reply", "Comment"):
+        assert line not in body
+
+
+def test_a_page_wrapped_in_one_form_keeps_its_article() -> None:
+    # ASP.NET pages put everything in one <form>: the box around a field stays small.
+    search = '<div class="search"><input type="search"><button>Go</button></div>'
+    html = page(f"<form>{search}<article><h1>Sea wall</h1>{paragraphs()}</article></form>")
+    assert_all_paragraphs(extract(html).body)
+
+
+def test_a_quantity_field_does_not_make_a_product_text_a_form() -> None:
+    card = (
+        "<div><p>The Nature Station invites pollinators to your yard: a water dish, a bee house "
+        'and a seed tray on one pole.</p><input type="number" value="1"></div>'
+    )
+    body = extract(page(f"<article><h1>Sea wall</h1>{paragraphs()}{card}</article>")).body
+    assert "invites pollinators" in body

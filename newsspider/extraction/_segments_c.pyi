@@ -24,6 +24,7 @@ def bind(
     hidden_inline_class: Callable[[str], bool],
     inline_hidden_cache: dict[str, bool],
     strong_furniture: int,
+    weak_furniture: int,
     overlay: int,
     yield_point: Callable[[], None],
 ) -> None: ...

@@ -89,6 +89,7 @@ cdef object _hidden_inline_class = None
 cdef dict _inline_hidden_cache = None
 cdef object _yield_point = None
 cdef int _strong_furniture = 0
+cdef int _weak_furniture = 0
 cdef int _overlay = 0
 
 
@@ -109,13 +110,14 @@ def bind(
     hidden_inline_class,
     dict inline_hidden_cache,
     int strong_furniture,
+    int weak_furniture,
     int overlay,
     yield_point,
 ):
     global _attributed_block, _class_meaning, _attribute_cache, _tag_kind, _tag_kinds
     global _tag_signal, _caption_tags, _teaser_headings, _page_tags, _boilerplate_tags
     global _dialog_roles, _hidden_style, _hidden_inline_class, _inline_hidden_cache
-    global _strong_furniture, _overlay, _yield_point
+    global _strong_furniture, _weak_furniture, _overlay, _yield_point
     _attributed_block = attributed_block
     _class_meaning = class_meaning
     _attribute_cache = attribute_cache
@@ -131,6 +133,7 @@ def bind(
     _hidden_inline_class = hidden_inline_class
     _inline_hidden_cache = inline_hidden_cache
     _strong_furniture = strong_furniture
+    _weak_furniture = weak_furniture
     _overlay = overlay
     _yield_point = yield_point
 
@@ -564,6 +567,7 @@ cdef class _Walk:
         cdef xmlAttr* modal_attribute = NULL
         cdef xmlAttr* itemprop_attribute = NULL
         cdef bint hidden_attribute = False, hidden, caption, overlay = False, declared = False
+        cdef bint form_box = False
         cdef int others = 0, signal
         cdef const char* name
         cdef bint repeated = False
@@ -594,6 +598,8 @@ cdef class _Walk:
                     elif strcmp(name, "itemprop") == 0:
                         repeated |= itemprop_attribute is not NULL
                         itemprop_attribute = attribute
+                    elif strcmp(name, "data-newsspider-box") == 0:
+                        form_box = True  # cleaning.FORM_BOX_ATTRIBUTE
             attribute = attribute.next
         classes = _plain_value(class_attribute)
         ident = _plain_value(id_attribute)
@@ -621,6 +627,8 @@ cdef class _Walk:
             hidden = hidden or (style is not None and _hidden_style(style)) or hidden_attribute
             overlay = modal == "true" or role in _dialog_roles
             declared = itemprop == "articleBody"
+            if form_box:  # the box around a form's fields (`cleaning`)
+                signal = min(signal, _weak_furniture)
         else:
             role = None
         if hidden:

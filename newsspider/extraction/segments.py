@@ -23,11 +23,13 @@ from newsspider.extraction.class_words import (
     OVERLAY,
     OVERLAY_TOKENS,
     STRONG_FURNITURE,
+    WEAK_FURNITURE,
     WEAK_NEGATIVE_TOKENS,
     _attribute_cache,
     _class_meaning,
     signal_without,
 )
+from newsspider.extraction.cleaning import FORM_BOX_ATTRIBUTE
 from newsspider.extraction.page_model import (
     BLOCK_TAGS,
     TEASER_HEADINGS,
@@ -120,6 +122,8 @@ def _attributed_block(
         role = attrs.get("role")
         overlay = attrs.get("aria-modal") == "true" or role in _DIALOG_ROLES
         declared_body = attrs.get("itemprop") == "articleBody"
+        if FORM_BOX_ATTRIBUTE in attrs:  # the box around a form's fields (`cleaning`)
+            signal = min(signal, WEAK_FURNITURE)
     if hidden:
         signal = min(signal, STRONG_FURNITURE)
     elif words and not overlay:
@@ -528,6 +532,7 @@ else:
         hidden_inline_class=_hidden_inline_class,
         inline_hidden_cache=_inline_hidden_cache,
         strong_furniture=STRONG_FURNITURE,
+        weak_furniture=WEAK_FURNITURE,
         overlay=OVERLAY,
         yield_point=_yield_point,
     )
