@@ -9,7 +9,7 @@ from lxml import html as lxml_html
 from newsspider import extract
 from newsspider.extraction.cleaning import clean_tree
 from newsspider.extraction.page_model import Segment
-from newsspider.extraction.scoring import segment_value
+from newsspider.extraction.scoring import best_child_run, segment_value
 from newsspider.extraction.segments import segment_page
 
 # Encyclopedic prose: about a quarter of each paragraph's characters are citation links.
@@ -187,3 +187,28 @@ def test_an_article_of_sibling_paragraphs_beside_heavy_link_boxes_is_one_run() -
     assert body.count("The pier was repainted") == 16
     assert "Related article" not in body
     assert "annual report" not in body
+
+
+def test_a_box_of_links_between_paragraphs_does_not_end_the_run() -> None:
+    # Scores as an encyclopedia page gives them: two lead paragraphs, a paragraph of links
+    # and a table of contents (both below zero, together more than the lead), then sections.
+    # The boxes of links are left out by assembly; they used to cut the lead off the run.
+    links = "".join(f"<a href='/w/{n}'>Linked term {n}</a> " for n in range(12))
+    contents = "".join(f"<li><a href='#s{n}'>Section {n} of the article</a></li>" for n in range(9))
+    prose = "<p>The pier was repainted, and the lamps were replaced by the harbour board.</p>"
+    root = lxml_html.fromstring(
+        "<html><body><div id='wrap'>"
+        f"{prose}{prose}<p>{links}</p><div id='toc'><ul>{contents}</ul></div>"
+        f"{prose}{prose}{prose}<div id='refs'>{prose}</div></div></body></html>"
+    )
+    clean_tree(root)
+    page = segment_page(root)
+    wrap = page.block_tags.index("div")
+    children = [b for b, parent in enumerate(page.block_parents) if parent == wrap]
+    values = [1421.0, 917.0, -1162.0, -1707.0, 396.0, 579.0, 2754.0, 700.0]
+    scores = dict(zip(children, values, strict=True))
+    weighed = [scores.get(b, 0.0) for b in range(len(page.block_parents))]
+    refs = children[-1]
+    run = best_child_run(page, weighed, refs, [False] * len(weighed))
+    assert run[:2] == children[:2]  # the lead is in
+    assert run[-1] in children[-2:]

@@ -363,6 +363,19 @@ RUN_FACTOR = 2.0
 RUN_SHARE = 0.5
 
 
+def _link_boxes(page: PageSegments) -> list[bool]:
+    """Per block: is most of its subtree's text link text?"""
+    totals = [0] * len(page.block_parents)
+    for owner, chars in zip(page.segment_owners, page.segment_chars, strict=True):
+        totals[owner] += chars
+    parents = page.block_parents
+    for block_id in range(len(parents) - 1, 0, -1):
+        if parents[block_id] >= 0:
+            totals[parents[block_id]] += totals[block_id]
+    prose = page.prose
+    return [total > 0 and 2 * prose[b] < total for b, total in enumerate(totals)]
+
+
 def best_child_run(
     page: PageSegments, weighed: list[float], best: int, furniture: list[bool]
 ) -> list[int]:
@@ -374,6 +387,7 @@ def best_child_run(
     ends = page.block_ends
     best_score = weighed[best]
     threshold = RUN_FACTOR * best_score if best_score > 0 else math.inf
+    link_boxes = _link_boxes(page)
     # Kadane per parent, all parents at once: children of a block come in document order.
     current = [0.0] * len(parents)
     start = [-1] * len(parents)
@@ -384,6 +398,10 @@ def best_child_run(
         if parent < 0:
             continue
         score = weighed[block_id]
+        if score < 0 and link_boxes[block_id] and not furniture[block_id]:
+            # A box of links between the article's paragraphs (its table of contents, an
+            # infobox) is left out by assembly; it does not end the article.
+            score = 0.0
         if score > 0:
             positive[parent] += score
         if current[parent] > 0:
