@@ -154,3 +154,26 @@ def test_cue_words_are_not_searched_through_huge_class_values() -> None:
     start = time.process_time()
     extract(page.encode())
     assert time.process_time() - start < 1.5  # 53 s before; 0.3 s after (a 400 kB page)
+
+
+def test_a_body_of_dated_lines_is_read_a_bounded_number_of_times(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Fuzzing found a 29 kB page of nothing but dated lines: every one was parsed (2.2 s of CPU
+    # per MB). The last-resort scan of the body stops after a fixed number of date-like texts.
+    from newsspider import extract
+    from newsspider.extraction import dates
+
+    calls = 0
+    original = dates.parse_text_date
+
+    def counting(*args: object, **kwargs: object) -> object:
+        nonlocal calls
+        calls += 1
+        return original(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(dates, "parse_text_date", counting)
+    lines = "".join(f"<p>Lot {n}: 12.03.2019</p>" for n in range(1000))
+    article = extract(f"<html><body>{lines}</body></html>")
+    assert article.date is not None and article.date.startswith("2019-03-12")
+    assert calls <= dates._BODY_DATE_READS + 50
