@@ -12,6 +12,7 @@ from lxml import html as lxml_html
 from newsspider import extract
 from newsspider.extraction import cleaning
 from newsspider.extraction.class_words import STRONG_FURNITURE, class_meaning
+from newsspider.extraction.segments import url_section_words
 
 PARAGRAPHS = [
     "The harbour authority approved the new sea wall on Tuesday, after a decade of storms "
@@ -241,3 +242,63 @@ def test_form_boxes_read_a_bounded_number_of_nodes(monkeypatch: pytest.MonkeyPat
     root = lxml_html.fromstring(f"<html><body>{box * 64}</body></html>")
     cleaning.mark_form_boxes(root)
     assert budgets[0].spent <= cleaning._MAX_PAGE_NODES + cleaning._MAX_NODES
+
+
+NEWSLETTER_SIGNUP = (
+    '<div class="newsletter-signup"><h3>Get the next issue</h3><p>Join 80,000 readers who '
+    "receive the harbour letter every month, free of charge.</p></div>"
+)
+
+
+READER_QUOTES = "".join(
+    f"<blockquote><p>{quote}</p></blockquote>"
+    for quote in (
+        "The letter is the one email I read from top to bottom every month, and the only one "
+        "that has ever made me change how I plan my week at the harbour.",
+        "Clear, careful and never in a hurry: I forward every issue to my parents, who have run "
+        "the fish market stall by the ferry terminal for thirty years.",
+        "I found it through a friend last winter and now I keep a folder of old issues, which "
+        "my students use when they write about the town and its coast.",
+    )
+)
+
+
+def newsletter_issue() -> str:
+    # A newsletter site's issue page: its article is named after what the page is, and
+    # readers' quotes beside it read well enough to be taken for the article.
+    return page(
+        '<div class="newsletter-wrapper"><article class="newsletter-content">'
+        f"<h1>Sea wall approved</h1>{paragraphs()}</article>{NEWSLETTER_SIGNUP}</div>"
+        f'<section class="reader-quotes">{READER_QUOTES}</section>'
+    )
+
+
+def test_a_block_named_after_the_pages_own_url_section_is_its_content() -> None:
+    html = newsletter_issue()
+    body = extract(html, url="https://letters.example/newsletter/sea-wall-approved").body
+    assert_all_paragraphs(body)
+    assert "Join 80,000 readers" not in body
+
+
+def test_without_that_url_section_the_same_words_stay_furniture() -> None:
+    # The class words alone still name a newsletter box: the URL is what says otherwise.
+    body = extract(newsletter_issue(), url="https://letters.example/news/sea-wall").body
+    assert PARAGRAPHS[0] not in body.split("\n")
+    body = extract(newsletter_issue()).body
+    assert PARAGRAPHS[0] not in body.split("\n")
+
+
+def test_a_url_section_word_does_not_promote_a_small_box() -> None:
+    html = page(f"<article><h1>Sea wall approved</h1>{paragraphs()}</article>{NEWSLETTER_SIGNUP}")
+    body = extract(html, url="https://letters.example/newsletter/sea-wall-approved").body
+    assert_all_paragraphs(body)
+    assert "Join 80,000 readers" not in body
+
+
+def test_url_section_words_are_whole_path_parts_that_name_furniture() -> None:
+    assert url_section_words("https://a.example/newsletter/issue-12") == {"newsletter"}
+    assert url_section_words("https://a.example/r/x/comments/1ab/title/") == {"comments"}
+    assert url_section_words("https://a.example/how-to-build-a-sidebar") == frozenset()
+    assert url_section_words("https://newsletter.example/story") == frozenset()
+    assert url_section_words("http://[::1") == frozenset()
+    assert url_section_words(None) == frozenset()

@@ -106,9 +106,9 @@ def _extract(
     metadata = read_metadata(root, url, reference_time=reference_time, hints=hints)
     title_text, password_fields = read_form_signals(root)
     clean_tree(root)
-    page = segment_page(root)
+    page = segment_page(root, url)
     if shell_source is not None:
-        page = crawler_rendering(shell_source, page) or page
+        page = crawler_rendering(shell_source, page, url) or page
         del shell_source
     if record is not None:
         record.metadata, record.page = metadata, page

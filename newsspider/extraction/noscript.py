@@ -39,7 +39,9 @@ def _has_noscript(source: str | bytes) -> bool:
     return any(marker in source for marker in _MARKERS)
 
 
-def crawler_rendering(source: str | bytes, visible: PageSegments) -> PageSegments | None:
+def crawler_rendering(
+    source: str | bytes, visible: PageSegments, url: str | None = None
+) -> PageSegments | None:
     """The page with its ``<noscript>`` content, when the visible page is a script shell
     around it; else None (keep the visible page)."""
     visible_prose = visible.prose[0] if visible.prose else 0
@@ -50,7 +52,7 @@ def crawler_rendering(source: str | bytes, visible: PageSegments) -> PageSegment
         return None
     etree.strip_tags(root, "noscript")  # keep the content, drop the wrapper
     clean_tree(root)
-    revealed = segment_page(root)
+    revealed = segment_page(root, url)
     revealed_prose = revealed.prose[0] if revealed.prose else 0
     if revealed_prose > 0 and revealed_prose >= SHELL_FACTOR * max(visible_prose, 1):
         return revealed

@@ -15,11 +15,13 @@ import os
 import re
 from collections.abc import Callable
 from types import ModuleType
+from urllib.parse import urlsplit
 
 from lxml import etree
 
 from newsspider.extraction.caching import cacheable
 from newsspider.extraction.class_words import (
+    FURNITURE_TOKENS,
     OVERLAY,
     OVERLAY_TOKENS,
     STRONG_FURNITURE,
@@ -140,23 +142,24 @@ def _attributed_block(
     return signal
 
 
-def segment_page(root: etree._Element) -> PageSegments:
+def segment_page(root: etree._Element, url: str | None = None) -> PageSegments:
     """Walk the tree once and cut it into blocks and text segments (compiled walk when built
-    and not switched off, see `COMPILED`)."""
-    return _active_walk(root)
+    and not switched off, see `COMPILED`). The page's `url` tells what kind of page it is
+    (`url_section_words`)."""
+    return _active_walk(root, url)
 
 
-def segment_page_python(root: etree._Element) -> PageSegments:
+def segment_page_python(root: etree._Element, url: str | None = None) -> PageSegments:
     """`segment_page` by the pure-Python walk: the reference, and the fallback."""
     page = PageSegments()
     captioned: list[int] = []  # blocks with their own caption mark
     named: list[tuple[int, frozenset[str]]] = []  # blocks that are furniture by name alone
     _walk_python(root, page, captioned, named)
-    _finish(page, captioned, named)
+    _finish(page, captioned, named, url_section_words(url))
     return page
 
 
-def segment_page_compiled(root: etree._Element) -> PageSegments:
+def segment_page_compiled(root: etree._Element, url: str | None = None) -> PageSegments:
     """`segment_page` by the compiled walk (`_segments_c`); RuntimeError when it is not built."""
     if _compiled is None:
         raise RuntimeError(f"the compiled walk is not available: {COMPILED_ERROR}")
@@ -164,8 +167,27 @@ def segment_page_compiled(root: etree._Element) -> PageSegments:
     captioned: list[int] = []
     named: list[tuple[int, frozenset[str]]] = []
     _compiled.walk(root, page, captioned, named)
-    _finish(page, captioned, named)
+    _finish(page, captioned, named, url_section_words(url))
     return page
+
+
+def url_section_words(url: str | None) -> frozenset[str]:
+    """The furniture words that name a part of the page's URL path ("/newsletter/<issue>",
+    "/r/<forum>/comments/<id>/", "/menu"): the page is one of those, so the block it names
+    may be the page's content (`_settle_layout_words`). Whole path parts only, squashed: a
+    slug ("how-to-build-a-sidebar") names no furniture."""
+    if not url:
+        return frozenset()
+    try:
+        path = urlsplit(url).path.lower()
+    except ValueError:  # "http://[::1": no path to read
+        return frozenset()
+    words = {_squashed(part) for part in path.split("/") if 0 < len(part) <= _MAX_SECTION_CHARS}
+    return frozenset(words & FURNITURE_TOKENS)
+
+
+#: Longer path parts are slugs and ids, not section names.
+_MAX_SECTION_CHARS = 32
 
 
 def _walk_python(
@@ -336,7 +358,10 @@ def _walk_python(
 
 
 def _finish(
-    page: PageSegments, captioned: list[int], named: list[tuple[int, frozenset[str]]]
+    page: PageSegments,
+    captioned: list[int],
+    named: list[tuple[int, frozenset[str]]],
+    section_words: frozenset[str] = frozenset(),
 ) -> None:
     """What follows either walk: blocks left open end with the page, prose totals, captions,
     layout words and heading anchors."""
@@ -347,7 +372,7 @@ def _finish(
             ends[block_id] = last
     _mark_captions(page, captioned)
     if named:
-        _settle_layout_words(page, named)
+        _settle_layout_words(page, named, section_words)
         _ignore_heading_anchors(page, named)
 
 
@@ -376,22 +401,31 @@ LAYOUT_WORD_MIN_BLOCKS = 3
 LAYOUT_WORD_PROSE_SHARE = 0.5
 
 
-def _settle_layout_words(page: PageSegments, named: list[tuple[int, frozenset[str]]]) -> None:
+def _settle_layout_words(
+    page: PageSegments,
+    named: list[tuple[int, frozenset[str]]],
+    section_words: frozenset[str] = frozenset(),
+) -> None:
     """Page builders and component libraries name every block with a furniture word
     ("elementor-widget-container", "WidgetArea", AEM's "cmp-text"): when the blocks a word
     names hold most of the page's prose, the word describes this page's layout, not its
     furniture, and those blocks are judged without it. Only class and id words: a hidden
-    block or an <aside> stays furniture."""
+    block or an <aside> stays furniture.
+
+    A word that also names a part of the page's URL (`section_words`: a newsletter issue's
+    "newsletter-content", a thread's "comments") may be any furniture word and name a single
+    block: the page says it is one of those, and the block holds most of its prose."""
+    candidates = LAYOUT_CANDIDATES | section_words
     blocks: dict[str, list[int]] = {}
     for block_id, words in named:
-        for word in words & LAYOUT_CANDIDATES:
+        for word in words & candidates:
             blocks.setdefault(word, []).append(block_id)
     threshold = LAYOUT_WORD_PROSE_SHARE * page.prose[0] if page.prose else 0
     ends = page.block_ends
     prose = page.prose
     layout: set[str] = set()
     for word, ids in blocks.items():
-        if len(ids) < LAYOUT_WORD_MIN_BLOCKS:
+        if len(ids) < LAYOUT_WORD_MIN_BLOCKS and word not in section_words:
             continue
         covered = 0
         outer_end = -1
@@ -542,7 +576,7 @@ COMPILED_AVAILABLE = _compiled is not None
 #: Whether `segment_page` runs the compiled walk (False: built without a compiler, or
 #: NEWSSPIDER_PURE_PYTHON=1). `use_compiled` changes it.
 COMPILED = COMPILED_AVAILABLE and os.environ.get("NEWSSPIDER_PURE_PYTHON", "") in ("", "0")
-_active_walk: Callable[[etree._Element], PageSegments] = (
+_active_walk: Callable[[etree._Element, str | None], PageSegments] = (
     segment_page_compiled if COMPILED else segment_page_python
 )
 
