@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
+
 from newsspider.extraction.class_words import (
     STRONG_FURNITURE,
     WEAK_FURNITURE,
     attribute_tokens,
     class_meaning,
+    signal_without,
 )
 from newsspider.extraction.visibility import HIDDEN_CLASS_NAMES, hidden_class
 
@@ -40,3 +46,22 @@ def test_every_hiding_class_name_passes_the_quick_test() -> None:
         assert hidden_class(f"card {name.upper()} wide"), name
     assert not hidden_class("hidden-xs card")  # a part of a name is not the name
     assert not hidden_class("hidden md:block")  # shown from a screen width on
+
+
+CLASS_CHARACTERS = st.text(alphabet="aAbBzZ019-_ é", max_size=40)
+
+
+@given(CLASS_CHARACTERS)
+def test_words_are_letters_and_digits_and_the_value_squashed_is_one(value: str) -> None:
+    tokens = attribute_tokens(value)
+    assert all(re.fullmatch("[a-z0-9]*", token) for token in tokens)
+    if "__" not in value:  # a BEM value keeps its element only
+        assert re.sub("[^a-z0-9]", "", value.lower()) in tokens
+
+
+@given(st.lists(st.sampled_from(["sidebar", "ads", "has", "with", "no", "x", "Main"]), max_size=4))
+def test_modifier_parts_only_cancel_furniture_words_in_their_own_name(parts: list[str]) -> None:
+    # "has-sidebar" describes the layout; a separate "sidebar" name still names furniture.
+    modifier = "-".join(["has", *parts])
+    assert class_meaning(modifier, None)[0] >= 0
+    assert signal_without(f"{modifier} sidebar", None, frozenset()) < 0
