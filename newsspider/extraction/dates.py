@@ -107,6 +107,9 @@ _BODY_ELEMENT_BUDGET = 1500
 #: but dated lines (fuzzing) took 2.2 s per MB with the element budget alone. With the year
 #: numbers read in the whole text (`_YEAR_HITS_BUDGET`) at most 250 parses, about 30 ms.
 _BODY_DATE_READS = 100
+#: Date-like texts parsed around <time> elements and the headlines (the three headlines'
+#: surroundings overlap: 198 parses on a 19 kB page cost 2.9 s per MB, found by bench.fuzz).
+_MARKUP_DATE_READS = 100
 _YEAR_HITS_BUDGET = 150
 _TEXT_PIECE = 64 * 1024
 # Cue words are searched in at most this much of a class or id value: each date candidate reads
@@ -504,12 +507,15 @@ def _from_markup(
 ) -> ParsedDate | None:
     """Dates in the markup: <time>, the headline's surroundings; with `deep`, a wider scan."""
     found = _Candidates(url_month)
+    reads = 0
 
     def read(text: str) -> ParsedDate | None:
+        nonlocal reads
         # A long text only counts with a dateline at its start ("(18.01.2018) Berlin ...").
         text = text if len(text) <= 160 else text[:40]
-        if not _DATEISH_TEXT.search(text):
+        if reads >= _MARKUP_DATE_READS or not _DATEISH_TEXT.search(text):
             return None
+        reads += 1
         return parse_text_date(text, latest=latest, month_first=month_first)
 
     for el in times[:40]:
