@@ -156,31 +156,36 @@ def test_cue_words_are_not_searched_through_huge_class_values() -> None:
     assert time.process_time() - start < 1.5  # 53 s before; 0.3 s after (a 400 kB page)
 
 
-def test_a_body_of_dated_lines_is_read_a_bounded_number_of_times(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+@pytest.fixture
+def date_parses(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the date search's text parses: one element, incremented per call."""
+    from newsspider.extraction import dates
+
+    calls = [0]
+    original = dates.parse_text_date
+
+    def counting(*args: object, **kwargs: object) -> object:
+        calls[0] += 1
+        return original(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(dates, "parse_text_date", counting)
+    return calls
+
+
+def test_a_body_of_dated_lines_is_read_a_bounded_number_of_times(date_parses: list[int]) -> None:
     # Fuzzing found a 29 kB page of nothing but dated lines: every one was parsed (2.2 s of CPU
     # per MB). The last-resort scan of the body stops after a fixed number of date-like texts.
     from newsspider import extract
     from newsspider.extraction import dates
 
-    calls = 0
-    original = dates.parse_text_date
-
-    def counting(*args: object, **kwargs: object) -> object:
-        nonlocal calls
-        calls += 1
-        return original(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(dates, "parse_text_date", counting)
     lines = "".join(f"<p>Lot {n}: 12.03.2019</p>" for n in range(1000))
     article = extract(f"<html><body>{lines}</body></html>")
     assert article.date is not None and article.date.startswith("2019-03-12")
-    assert calls <= dates._BODY_DATE_READS + 50
+    assert date_parses[0] <= dates._BODY_DATE_READS + 50
 
 
 def test_the_headlines_surroundings_are_read_a_bounded_number_of_times(
-    monkeypatch: pytest.MonkeyPatch,
+    date_parses: list[int],
 ) -> None:
     # Fuzzing found a 19 kB page whose three headlines each read the same dated texts after
     # them (198 parses, 2.9 s of CPU per MB). The reads around <time> elements and headlines
@@ -188,16 +193,10 @@ def test_the_headlines_surroundings_are_read_a_bounded_number_of_times(
     from newsspider import extract
     from newsspider.extraction import dates
 
-    calls = 0
-    original = dates.parse_text_date
-
-    def counting(*args: object, **kwargs: object) -> object:
-        nonlocal calls
-        calls += 1
-        return original(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(dates, "parse_text_date", counting)
     lines = "".join(f"<div><p>Lot {n}: 31.02.2019</p></div>" for n in range(400))
     headlines = "".join(f"<h1>Auction results, part {n}</h1>" for n in range(3))
     extract(f"<html><body>{headlines}{lines}</body></html>")
-    assert calls <= dates._MARKUP_DATE_READS + dates._YEAR_HITS_BUDGET + dates._BODY_DATE_READS
+    assert (
+        date_parses[0]
+        <= dates._MARKUP_DATE_READS + dates._YEAR_HITS_BUDGET + dates._BODY_DATE_READS
+    )
