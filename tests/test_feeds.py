@@ -316,3 +316,29 @@ def test_a_date_with_numbers_past_a_c_long_is_no_date(stamp: str) -> None:
     feed = f"<rss><channel><item><link>/a</link><pubDate>{stamp}</pubDate></item></channel></rss>"
     (entry,) = parse_feed(feed.encode(), BASE)
     assert entry.date is None
+
+
+def test_deep_items_read_a_bounded_number_of_bases(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found by bench.fuzz (seed 10): items deep inside elements that each carry an xml:base
+    (recover mode nests unclosed ones); reading every ancestor's base for every item was
+    quadratic in the depth."""
+    from newsspider.spiders import _xml
+
+    joins = 0
+    real_join = _xml.join_url
+
+    def counting_join(base: str, url: str) -> str | None:
+        nonlocal joins
+        joins += 1
+        return real_join(base, url)
+
+    monkeypatch.setattr(_xml, "join_url", counting_join)
+    depth = 200
+    wrappers = b'<group xml:base="d/">' * depth
+    links = b"".join(b"<item><link>%d</link></item>" % n for n in range(depth))
+    entries = parse_feed(b"<rss><channel>" + wrappers + links + b"</channel></rss>", BASE)
+    assert len(entries) == depth
+    assert joins <= 20 * depth  # a few per item, not one per level (200 per item)
+    # The levels that are read still resolve (two bases from the document URL).
+    feed = b'<rss xml:base="/a/"><channel xml:base="b/"><item><link>c</link></item></channel></rss>'
+    assert parse_feed(feed, BASE)[0].url == "https://news.example/a/b/c"
