@@ -222,3 +222,34 @@ def test_outside_test_on_blocks_nested_thousands_deep() -> None:
         deepest = len(page.block_parents) - 1
         assert page.block_parents[deepest] >= 0
         assert _PostChecks(page).is_outside(deepest) is expected
+
+
+def _builder_widget(html: str) -> str:
+    inner = f'<div class="bw-text">{html}</div>'
+    return f'<div class="bw-element"><div class="bw-widget">{inner}</div></div>'
+
+
+def test_page_builder_footer_repeating_the_article_widget_is_no_thread() -> None:
+    """A page builder wraps every block, the article and the footer's columns alike, in one
+    widget template; the footer's widgets are not replies (a footer named by its class)."""
+    footer_texts = [
+        "Harbour Weekly is where readers from the whole coast meet the news of the week.",
+        "Contact the newsroom at the address on the harbour front, open from nine to five.",
+        "Copyright 2026 Harbour Weekly, all rights reserved by the publisher.",
+    ]
+    article = _builder_widget("".join(f"<p>{text}</p>" for text in ARTICLE))
+    page = (
+        "<html><body><h1>Tram line to be extended</h1>"
+        f'<div class="bw-section"><div class="bw-column">{article}</div></div>'
+        '<div class="site-footer">'
+        + "".join(
+            f'<div class="bw-section"><div class="bw-column">{_builder_widget(text)}</div></div>'
+            for text in footer_texts
+        )
+        + "</div></body></html>"
+    )
+    body = extract(page).body
+    for text in ARTICLE:
+        assert text in body
+    for text in footer_texts:
+        assert text not in body

@@ -20,7 +20,7 @@ from __future__ import annotations
 import bisect
 
 from newsspider.extraction.assembly import BodySelection
-from newsspider.extraction.class_words import OVERLAY, STRONG_FURNITURE
+from newsspider.extraction.class_words import OVERLAY, STRONG_FURNITURE, class_meaning
 from newsspider.extraction.page_model import PageSegments
 from newsspider.extraction.scoring import ContainerChoice
 
@@ -43,6 +43,11 @@ MIN_MEDIAN_POST_PROSE = 40
 POST_SHARE = 0.75
 #: Regions that never hold a thread's posts (menus repeat templates, headers copy them).
 _OUTSIDE_TAGS = frozenset({"nav", "aside", "footer", "menu", "header"})
+#: The same regions named by a class or id (`div.site-footer`): page builders wrap header,
+#: footer and article in one widget template, which repeats like posts.
+_OUTSIDE_WORDS = frozenset(
+    "footer sidebar nav navbar navigation menu breadcrumb breadcrumbs pagination pager".split()
+)
 #: Link-dominated segments inside a post (a "quote" header, a lone link line) are kept when
 #: under this link density.
 MAX_LINK_DENSITY = 0.5
@@ -166,8 +171,8 @@ class _PostChecks:
         self.links: list[int] | None = None
 
     def is_outside(self, block_id: int) -> bool:
-        """Inside a nav, aside, footer, menu or header element, or a dialog laid over the
-        page (menus and consent tabs repeat templates too)."""
+        """Inside a nav, aside, footer, menu or header element or a block named as one, or
+        a dialog laid over the page (menus and consent tabs repeat templates too)."""
         known = self.outside.get(block_id)
         if known is not None:
             return known
@@ -183,13 +188,23 @@ class _PostChecks:
                 known = cached
                 break
             chain.append(node)
-            if page.block_tags[node] in _OUTSIDE_TAGS or page.block_signals[node] == OVERLAY:
+            if page.block_tags[node] in _OUTSIDE_TAGS or self._named_outside(node):
                 known = True
                 break
             node = page.block_parents[node]
         for node in chain:
             self.outside[node] = known
         return known
+
+    def _named_outside(self, block_id: int) -> bool:
+        signal = self.page.block_signals[block_id]
+        if signal == OVERLAY:
+            return True
+        if signal > STRONG_FURNITURE:  # also when the page uses the word for its layout
+            return False
+        element = self.page.block_elements[block_id]
+        words = class_meaning(element.get("class"), element.get("id"))[3]
+        return not _OUTSIDE_WORDS.isdisjoint(words)
 
     def posts(self, members: list[int], containers: dict[int, int]) -> list[int]:
         page = self.page
