@@ -103,6 +103,29 @@ def test_ids_made_from_a_heading_text_are_anchors() -> None:
     assert heading in body.split("\n")
 
 
+def test_ids_a_generator_made_from_headings_behind_a_word_marker_are_anchors() -> None:
+    # "1-heading-<slug>" and a counted "4-heading-more-0" on a section opened by "More":
+    # the marker is a word and the slug may be one word, but the counter says generated.
+    html = page(
+        f"<article><p>{PARAGRAPHS[0]}</p>"
+        '<div id="1-heading-how-popular-are-harbour-tours"><h2>How popular are harbour tours?'
+        f"</h2><p>{PARAGRAPHS[1]}</p></div>"
+        f'<div id="4-heading-more-0"><h3>More</h3><p>{PARAGRAPHS[2]}</p><p>{PARAGRAPHS[3]}</p>'
+        "</div></article>"
+    )
+    assert_all_paragraphs(extract(html).body)
+
+
+def test_a_furniture_id_without_a_counter_is_not_taken_for_its_heading() -> None:
+    related = (
+        '<div id="section-related"><h3>Related</h3><p>Ferry timetable changes announced for the '
+        "winter season on every line of the harbour network.</p></div>"
+    )
+    body = extract(page(f"<article>{paragraphs()}{related}</article>")).body
+    assert_all_paragraphs(body)
+    assert "Ferry timetable" not in body
+
+
 def test_a_short_furniture_id_on_a_section_is_still_furniture() -> None:
     comments = (
         '<section id="comments"><h2>Comments (2)</h2><p>I have lived on the front for forty '

@@ -466,6 +466,31 @@ def _long_id(ident: str | None) -> bool:
     return ident is not None and ident.count("-") + ident.count("_") >= _ANCHOR_MIN_WORDS - 1
 
 
+#: Parts a generator may put before the slug ("h", "toc-1", "1-heading", "section-4").
+_MAX_MARKER_PARTS = 2
+
+
+def _anchor_of(ident: str, text: str) -> bool:
+    """Was ``ident`` made from ``text`` (a block's first line, squashed)? Its slug, after up
+    to two marker parts, starts like the text and names at least four words; or, with a
+    counter among its parts ("4-heading-more-0"), is exactly the text's words."""
+    parts = [part for part in _ID_PARTS.split(ident.lower()) if part]
+    numbered = any(part.isdigit() for part in parts)
+    while parts and parts[-1].isdigit():  # a counter that makes the anchor unique
+        parts.pop()
+    for skip in range(min(_MAX_MARKER_PARTS, len(parts) - 1) + 1):
+        rest = parts[skip:]
+        slug = "".join(char for char in "".join(rest) if char.isalnum())
+        if not slug:
+            continue
+        if len(rest) >= _ANCHOR_MIN_WORDS and len(text) >= _ANCHOR_MIN_CHARS:
+            if slug[:_ANCHOR_PREFIX] == text[:_ANCHOR_PREFIX]:
+                return True
+        elif numbered and skip and slug == text:
+            return True
+    return False
+
+
 def _ignore_heading_anchors(page: PageSegments, named: list[tuple[int, frozenset[str]]]) -> None:
     """An id made from a heading's own text ("social-media-marketing" on "Social Media
     Marketing", "h-how-to-share" on a section opened by "How to share") is an anchor for
@@ -491,16 +516,8 @@ def _ignore_heading_anchors(page: PageSegments, named: list[tuple[int, frozenset
         if not lines:
             continue
         element = page.block_elements[block_id]
-        ident = element.get("id") or ""
-        # Generators prefix the slug with a short marker ("h-", "toc-1-"): skip short parts.
-        parts = _ID_PARTS.split(ident.lower())
-        while parts and len(parts[0]) <= 2:
-            parts.pop(0)
-        if len(parts) < _ANCHOR_MIN_WORDS:
-            continue
-        slug = "".join(char for char in "".join(parts) if char.isalnum())
         text = _squashed(" ".join(page.segment_lines[min(lines)]))
-        if len(text) >= _ANCHOR_MIN_CHARS and slug[:_ANCHOR_PREFIX] == text[:_ANCHOR_PREFIX]:
+        if _anchor_of(element.get("id") or "", text):
             page.block_signals[block_id] = signal_without(element.get("class"), None, frozenset())
 
 
