@@ -253,3 +253,25 @@ def test_page_builder_footer_repeating_the_article_widget_is_no_thread() -> None
         assert text in body
     for text in footer_texts:
         assert text not in body
+
+
+def test_introduction_above_repeated_list_items_is_kept() -> None:
+    """A listicle whose entries repeat one card template reads as a thread; a paragraph above
+    the first entry is its introduction (a forum puts only short lines there), a caption is
+    not."""
+    intro = ARTICLE[0]
+    cards = "".join(
+        f'<div class="entry"><div class="entry-side"><img src="/{i}.png" alt=""></div>'
+        f'<div class="entry-main"><div class="entry-text"><h3>Mover {i}</h3><p>{text}</p>'
+        f"<p>{ARTICLE[(i % 3) + 1]}</p></div></div></div>"
+        for i, text in enumerate(POSTS)
+    )
+    page = (
+        "<html><body><h1>The best movers in town</h1><div class='post-content'>"
+        f"<p>{intro}</p><figure><img src='/top.png' alt=''><figcaption><p>The harbour front "
+        "seen from the ferry terminal, where most of the moving companies keep their depots."
+        f"</p></figcaption></figure>{cards}</div></body></html>"
+    )
+    body = extract(page).body
+    _assert_thread(body, [intro, *POSTS])
+    assert "ferry terminal" not in body

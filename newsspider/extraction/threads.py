@@ -53,6 +53,8 @@ _OUTSIDE_WORDS = frozenset(
 MAX_LINK_DENSITY = 0.5
 #: Less prose than this in all posts together is a repeated widget ("You may also like").
 MIN_THREAD_PROSE = 200
+#: A paragraph above the first post with this much prose (less links) is an introduction.
+MIN_LEAD_PROSE = 100
 _DIGITS = str.maketrans("", "", "0123456789")
 
 
@@ -292,15 +294,37 @@ def thread_segments(page: PageSegments, posts: list[int]) -> tuple[int, ...]:
             furniture_below[block_id] = (parent > post and furniture_below[parent]) or signals[
                 block_id
             ] <= STRONG_FURNITURE
+    lead = _lead_blocks(page, posts)
     kept: list[int] = []
     chars, link_chars, tags = page.segment_chars, page.segment_link_chars, page.segment_tags
     for index, owner in enumerate(page.segment_owners):
-        if in_post[owner] < 0 or furniture_below[owner] or tags[index] == "h1":
+        post_text = in_post[owner] >= 0 and not furniture_below[owner] and tags[index] != "h1"
+        lead_text = owner in lead and chars[index] - link_chars[index] >= MIN_LEAD_PROSE
+        if not (post_text or lead_text):
             continue
         if chars[index] and link_chars[index] / chars[index] > MAX_LINK_DENSITY:
             continue
         kept.append(index)
     return tuple(kept)
+
+
+def _lead_blocks(page: PageSegments, posts: list[int]) -> set[int]:
+    """Paragraphs between the start of the posts' common ancestor and the first post, with no
+    furniture or caption around them: the introduction above a list whose items repeat a
+    template (a listicle taken for a thread). A forum puts only short lines there."""
+    top = common_ancestor(page, posts)
+    signals, parents, tags = page.block_signals, page.block_parents, page.block_tags
+    captions = page.block_captions
+    lead: set[int] = set()
+    clean: dict[int, bool] = {top: True}
+    for block_id in range(top + 1, posts[0]):
+        parent = parents[block_id]
+        clean[block_id] = (
+            clean.get(parent, False) and signals[block_id] >= 0 and not captions[block_id]
+        )
+        if clean[block_id] and tags[block_id] == "p":
+            lead.add(block_id)
+    return lead
 
 
 def common_ancestor(page: PageSegments, posts: list[int]) -> int:
