@@ -275,3 +275,33 @@ def test_introduction_above_repeated_list_items_is_kept() -> None:
     body = extract(page).body
     _assert_thread(body, [intro, *POSTS])
     assert "ferry terminal" not in body
+
+
+def test_page_builder_headings_are_kept_over_text_not_over_teasers() -> None:
+    """A page builder puts each sub-heading in a widget of its own, the template of its text
+    widgets; a heading over teaser cards after the article is the cards' heading."""
+
+    def section(html: str) -> str:
+        return f'<div class="bw-section"><div class="bw-column">{html}</div></div>'
+
+    headings = ["Why the line goes north", "What the works will cost"]
+    widgets = "".join(
+        section(_builder_widget(f"<h2>{heading}</h2>"))
+        + section(_builder_widget(f"<p>{a}</p>"))
+        + section(_builder_widget(f"<p>{b}</p>"))
+        for heading, a, b in zip(headings, ARTICLE[::2], ARTICLE[1::2], strict=True)
+    )
+    teasers = "".join(
+        f'<div class="card"><h3><a href="/story/{i}">Story number {i} about the harbour '
+        "front and its ferries</a></h3></div>"
+        for i in range(4)
+    )
+    page = (
+        f"<html><body><h1>Tram line to be extended</h1>{widgets}"
+        + section(_builder_widget("<h2>More from the harbour desk</h2>") + teasers)
+        + "</body></html>"
+    )
+    body = extract(page).body
+    for text in [*headings, *ARTICLE]:
+        assert text in body
+    assert "More from the harbour desk" not in body

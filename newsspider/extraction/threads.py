@@ -29,6 +29,7 @@ _TEXT_LEVEL = frozenset(
     """p li ul ol dl dt dd h1 h2 h3 h4 h5 h6 blockquote pre table tbody thead tfoot tr td th
     caption figure figcaption center hr address details summary""".split()
 )
+_HEADINGS = frozenset("h1 h2 h3 h4 h5 h6".split())
 #: Ancestors in a template: the text container, its parent and grandparent.
 TEMPLATE_DEPTH = 3
 #: A thread has an opening post and at least this many posts in all.
@@ -53,6 +54,9 @@ _OUTSIDE_WORDS = frozenset(
 MAX_LINK_DENSITY = 0.5
 #: Less prose than this in all posts together is a repeated widget ("You may also like").
 MIN_THREAD_PROSE = 200
+#: A heading in a post is kept when the next post text follows it within this many link
+#: characters (a button), not under teaser cards or a menu; a chart's labels are no links.
+MAX_HEADING_GAP = 100
 #: A paragraph above the first post with this much prose (less links) is an introduction.
 MIN_LEAD_PROSE = 100
 _DIGITS = str.maketrans("", "", "0123456789")
@@ -281,7 +285,8 @@ def _lead_prose(page: PageSegments, start: int, post_list: int) -> int:
 
 def thread_segments(page: PageSegments, posts: list[int]) -> tuple[int, ...]:
     """The segments of every post, in document order, less link lines and furniture nested in
-    a post (share bars, reply buttons): the post's own name may be furniture ("comment")."""
+    a post (share bars, reply buttons): the post's own name may be furniture ("comment").
+    Paragraphs introducing the first post are kept; a heading only when post text follows."""
     ends, signals = page.block_ends, page.block_signals
     parents = page.block_parents
     in_post = [-1] * len(page.block_tags)
@@ -296,14 +301,29 @@ def thread_segments(page: PageSegments, posts: list[int]) -> tuple[int, ...]:
             ] <= STRONG_FURNITURE
     lead = _lead_blocks(page, posts)
     kept: list[int] = []
+    # Headings wait for the text they head: a page builder puts an article's sub-headings in
+    # widgets of their own, which repeat the template of its text widgets, and so do headings
+    # over what follows the article ("Related blogs" over teaser cards, "Subscribe").
+    pending: list[int] = []
+    gap = 0  # link characters outside the posts since the first pending heading
     chars, link_chars, tags = page.segment_chars, page.segment_link_chars, page.segment_tags
     for index, owner in enumerate(page.segment_owners):
         post_text = in_post[owner] >= 0 and not furniture_below[owner] and tags[index] != "h1"
         lead_text = owner in lead and chars[index] - link_chars[index] >= MIN_LEAD_PROSE
-        if not (post_text or lead_text):
+        dense = bool(chars[index]) and link_chars[index] / chars[index] > MAX_LINK_DENSITY
+        if not (post_text or lead_text) or dense:
+            if pending and (in_post[owner] < 0 or dense):
+                gap += link_chars[index]
+                if gap > MAX_HEADING_GAP:  # teasers or a menu under it: their heading
+                    pending.clear()
             continue
-        if chars[index] and link_chars[index] / chars[index] > MAX_LINK_DENSITY:
+        if tags[index] in _HEADINGS:
+            if not pending:
+                gap = 0
+            pending.append(index)
             continue
+        kept.extend(pending)
+        pending.clear()
         kept.append(index)
     return tuple(kept)
 
