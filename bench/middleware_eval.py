@@ -166,8 +166,9 @@ def _remove_article_text(
 ) -> None:
     """Drop every element whose text is the article's: found verbatim in the truth, or, for
     a paragraph-level element (one with a footnote mark or a word the truth writes
-    differently), with most of its 4-word shingles in it. Without the second test the generator dropped only the links
-    inside such paragraphs and left the article standing, full of holes."""
+    differently), with most of its 4-word shingles in it. Without the second test the
+    generator dropped only the links inside such paragraphs and left the article standing,
+    full of holes."""
     if truth_shingles is None:
         truth_shingles = _shingles(truth)
     for child in list(element):
