@@ -63,6 +63,17 @@ def test_byline_naming_a_known_author_is_trimmed() -> None:
     assert _trimmed_text(markup).startswith("Story by Ann Lee")
 
 
+def test_dateline_and_byline_under_a_standfirst_heading_are_trimmed() -> None:
+    # The article header: a standfirst set as an h2, then the date and byline lines.
+    standfirst = "Why the northern districts waited ten years for their tram"
+    text = _trimmed_text(
+        f"<div><h2>{standfirst}</h2><div>Posted 2024-05-12 17:19</div>"
+        f"<div>By Ann Lee</div>{_paragraphs()}</div>",
+        authors=("Ann Lee",),
+    )
+    assert text == "\n".join([standfirst, *PARAGRAPHS])
+
+
 def test_trailing_widget_crumbs_are_trimmed() -> None:
     text = _trimmed_text(f"<div>{_paragraphs()}<div>comments</div><div>Advertisement</div></div>")
     assert text == "\n".join(PARAGRAPHS)

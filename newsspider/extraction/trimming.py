@@ -23,6 +23,8 @@ MAX_EDGE_LINE = 100
 #: Trailing lines this short (effective characters) without sentence punctuation are widgets
 #: ("comments", "首赞", "阅读 (42万)", "Advertisement", "分享到："), not the article's last words.
 MAX_TRAILING_CRUMB = 19
+#: Sub-headings stepped over at the start of a body while looking for its header lines.
+MAX_LEADING_HEADINGS = 2
 #: Author names shorter than this could match inside any word.
 MIN_AUTHOR_NAME = 4
 _SENTENCE_ENDS = (".", "。", "!", "?", "！", "？")
@@ -71,11 +73,17 @@ def trim_edges(
     # The h1 never reaches the body; an h2-h6 (or a styled line) repeating it does.
     squashed_headline = _squash(headline) if headline else None
     # Always leave one segment: a body that is only a dateline is still what the page has.
-    while len(ids) > 1 and (
-        _squash(segment(ids[0]).text) == squashed_headline
-        or _is_metadata_line(segment(ids[0]), names)
-    ):
-        ids.pop(0)
+    # Sub-headings at the top (a standfirst set as an h2) are stepped over, not stopped at:
+    # the article header puts the byline and date under them.
+    start = 0
+    while start < len(ids) and len(ids) > 1:
+        first = segment(ids[start])
+        if _squash(first.text) == squashed_headline or _is_metadata_line(first, names):
+            ids.pop(start)
+        elif first.tag in HEADING_TAGS and start < MAX_LEADING_HEADINGS:
+            start += 1
+        else:
+            break
     while len(ids) > 1 and (
         _is_metadata_line(segment(ids[-1]), names) or _is_trailing_crumb(segment(ids[-1]))
     ):
