@@ -325,3 +325,48 @@ def test_report_renders_in_headless_chromium(tmp_path: Path) -> None:
     # The body's highlight (#dff5e6) and the header (#1d2b3a) are drawn.
     assert bytes((0xDF, 0xF5, 0xE6)) in colours
     assert bytes((0x1D, 0x2B, 0x3A)) in colours
+
+
+def test_lines_left_out_of_a_thread_say_why() -> None:
+    """In a thread, a line inside a post has its own reason; only what lies outside every post
+    is "not-a-post"."""
+
+    def widget(html: str) -> str:
+        return (
+            '<div class="bw-section"><div class="bw-column"><div class="bw-element">'
+            f'<div class="bw-widget"><div class="bw-text">{html}</div></div></div></div></div>'
+        )
+
+    paragraphs = [
+        "The council voted on Tuesday to extend the tram line by four kilometres, a decision "
+        "that residents of the northern districts had campaigned for since the last election.",
+        "Construction is due to start in the spring and to last about three years, the city's "
+        "transport office said, with most of the work done at night to spare the traffic.",
+        "Shopkeepers along the route asked for compensation for the months of disruption, and "
+        "the council promised a fund, though it did not say how large it would be.",
+        "Opponents argued that buses would have served the same districts at a fraction of the "
+        "cost, and said they would take the decision to the regional court.",
+    ]
+    share = '<div class="share-bar">Share this story with your neighbours</div>'
+    teasers = "".join(
+        f'<div class="card"><h3><a href="/story/{i}">Story number {i} about the harbour '
+        "front and its ferries</a></h3></div>"
+        for i in range(4)
+    )
+    page = (
+        "<html><body><h1>Tram line to be extended</h1>"
+        + widget(f"<p>{paragraphs[0]}</p>{share}")
+        + "".join(widget(f"<p>{text}</p>") for text in paragraphs[1:])
+        + widget("<h2>More from the harbour desk</h2>" + teasers)
+        + "</body></html>"
+    )
+    _, explanation = explain(page.encode(), url="https://example.com/news/tram")
+    assert explanation.container is not None and explanation.container.method == "thread"
+    by_text = {b.text: b for b in explanation.blocks}
+    assert all(by_text[text].in_body for text in paragraphs)
+    assert by_text["More from the harbour desk"].reason == "heading-without-text"
+    shared = by_text["Share this story with your neighbours"]
+    assert shared.reason == "furniture" and shared.detail and "share" in shared.detail
+    teaser = next(b for t, b in by_text.items() if t.startswith("Story number 0"))
+    assert teaser.reason == "link-density"
+    assert {b.reason for b in explanation.blocks} <= {None, *REASONS}

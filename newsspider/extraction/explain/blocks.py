@@ -20,9 +20,11 @@ from newsspider.extraction.explain.model import (
     ContainerExplanation,
 )
 from newsspider.extraction.metadata import PageMetadata
-from newsspider.extraction.page_model import PageSegments, Segment
+from newsspider.extraction.page_model import SUBHEADING_TAGS, PageSegments, Segment
 from newsspider.extraction.scoring import ContainerChoice, teaser_blocks
 from newsspider.extraction.stages import StageRecord
+from newsspider.extraction.threads import MAX_LINK_DENSITY as MAX_POST_LINK_DENSITY
+from newsspider.extraction.threads import find_posts
 from newsspider.extraction.trimming import MIN_AUTHOR_NAME, _is_metadata_line
 from newsspider.extraction.trimming import _squash as _squash_edge
 from newsspider.extraction.visibility import hidden_attributes, hidden_class
@@ -123,6 +125,13 @@ def explain_blocks(
     main = next(iter(page.main_regions)) if len(page.main_regions) == 1 else None
     values = choice.values if choice is not None else ()
     count = len(page.segment_owners)
+    # The thread's posts, found again (deterministic, and only when explaining): a line left
+    # out inside a post has a reason of its own.
+    post_of = [-1] * len(page.block_tags)
+    if record.thread:
+        for post in find_posts(page):
+            end = page.block_ends[post]
+            post_of[post : end + 1] = [post] * (end + 1 - post)
     explained = []
     for index in range(min(count, MAX_BLOCKS)):
         owner = page.segment_owners[index]
@@ -142,6 +151,7 @@ def explain_blocks(
                 furniture=bool(furniture) and furniture[owner],
                 outside_main=main is not None and not main <= owner <= page.block_ends[main],
                 thread=record.thread,
+                post=post_of[owner],
                 chosen=choice is not None,
                 container=selection.container if selection else 0,
             )  # fmt: skip
@@ -178,6 +188,7 @@ def _drop_reason(
     furniture: bool,
     outside_main: bool,
     thread: bool,
+    post: int,
     chosen: bool,
     container: int,
 ) -> tuple[str, str | None]:
@@ -191,7 +202,7 @@ def _drop_reason(
     if caption:
         return "caption", "a figure caption or credit: kept in body_html, not in the text"
     if thread:
-        return "not-a-post", "the body is the posts of a forum thread; this is outside them"
+        return _thread_drop_reason(page, index, density, labelled=labelled, post=post)
     if in_roots:
         if (
             page.block_signals[owner] < 0
@@ -214,6 +225,26 @@ def _drop_reason(
     if density > MAX_LINK_DENSITY:
         return "link-density", f"outside the container, and {density:.0%} of it is links"
     return "outside-container", f"value {value:.1f}, outside the chosen container"
+
+
+def _thread_drop_reason(
+    page: PageSegments, index: int, density: float, *, labelled: list[bool], post: int
+) -> tuple[str, str | None]:
+    """Why a line is not in a thread's body (`threads.thread_segments`' tests, in order)."""
+    owner = page.segment_owners[index]
+    if post < 0:
+        return "not-a-post", "the body is the posts of a forum thread; this is outside them"
+    inside = _ancestors(page, owner, post) if owner != post else []
+    if owner != post:
+        inside.insert(0, owner)
+    # The post's own name may be furniture ("comment"): only what it holds counts.
+    if any(page.block_signals[b] <= STRONG_FURNITURE for b in inside):
+        return "furniture", _furniture_origin(page, labelled, owner, post + 1, STRONG_FURNITURE)
+    if density > MAX_POST_LINK_DENSITY:
+        return "link-density", f"{density:.0%} of this line in a post is links"
+    if page.segment_tags[index] in SUBHEADING_TAGS:
+        return "heading-without-text", "no post text follows this heading in the thread"
+    return "not-a-post", "left out of the thread's posts"
 
 
 def _trim_detail(segment: Segment, metadata: PageMetadata | None) -> str:

@@ -23,6 +23,7 @@ REASONS = (
     "outside-container",
     "outside-main-region",
     "not-a-post",
+    "heading-without-text",
     "not-chosen",
 )
 
