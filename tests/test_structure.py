@@ -126,6 +126,17 @@ def test_a_furniture_id_without_a_counter_is_not_taken_for_its_heading() -> None
     assert "Ferry timetable" not in body
 
 
+def test_a_section_named_more_is_text_a_read_more_label_is_not() -> None:
+    # "more" names a control's label ("read-more"); as a modifier it names a part of the text
+    # ("more-on-lists" in the docs, "more-details"): a block with a paragraph's prose.
+    label = '<div class="read-more-button">Read the full plan</div>'
+    more = f'<div id="more-details"><p>{PARAGRAPHS[2]}</p><p>{PARAGRAPHS[3]}</p></div>'
+    html = page(f"<article><p>{PARAGRAPHS[0]}</p>{label}<p>{PARAGRAPHS[1]}</p>{more}</article>")
+    body = extract(html).body
+    assert_all_paragraphs(body)
+    assert "Read the full plan" not in body
+
+
 def test_a_short_furniture_id_on_a_section_is_still_furniture() -> None:
     comments = (
         '<section id="comments"><h2>Comments (2)</h2><p>I have lived on the front for forty '

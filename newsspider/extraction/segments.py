@@ -373,6 +373,7 @@ def _finish(
     _mark_captions(page, captioned)
     if named:
         _settle_layout_words(page, named, section_words)
+        _free_label_words(page, named)
         _ignore_heading_anchors(page, named)
 
 
@@ -443,6 +444,25 @@ def _settle_layout_words(
             element = page.block_elements[block_id]
             signal = signal_without(element.get("class"), element.get("id"), ignored)
             page.block_signals[block_id] = signal
+
+
+#: Furniture words that name a control's label ("read-more", "load-more", "show-more"), and
+#: as a modifier a section of the text ("more-features", docs' "more-on-lists").
+LABEL_WORDS = frozenset({"more"})
+#: A block named only by a label word is a label when it holds less prose than this.
+LABEL_MAX_PROSE = 100
+
+
+def _free_label_words(page: PageSegments, named: list[tuple[int, frozenset[str]]]) -> None:
+    """A block that only a label word makes furniture, holding the prose of a paragraph or
+    more, is a section of the text named by what it adds: it is judged without the word."""
+    prose = page.prose
+    for block_id, words in named:
+        if words <= LABEL_WORDS and prose[block_id] >= LABEL_MAX_PROSE:
+            element = page.block_elements[block_id]
+            if element.get(FORM_BOX_ATTRIBUTE) is None:  # a sign-up box stays one
+                signal = signal_without(element.get("class"), element.get("id"), LABEL_WORDS)
+                page.block_signals[block_id] = signal
 
 
 def _squashed(text: str) -> str:
