@@ -162,6 +162,25 @@ def test_screen_reader_labels_are_not_body_text() -> None:
     assert PARAGRAPHS[1] in body
 
 
+def test_what_a_button_opens_is_content_a_hidden_block_it_does_not_open_is_not() -> None:
+    # An accordion: each question is a button naming its answer's panel in aria-controls; the
+    # panels are hidden until opened (attribute, inline style or class), but they are text.
+    panels = [
+        ("hidden", PARAGRAPHS[1]),
+        ('style="display: none"', PARAGRAPHS[2]),
+        ('class="panel hidden"', PARAGRAPHS[3]),
+    ]
+    accordion = "".join(
+        f'<h3><button aria-expanded="false" aria-controls="answer-{i}">Question {i}</button>'
+        f'</h3><div id="answer-{i}" {hiding}><p>{text}</p></div>'
+        for i, (hiding, text) in enumerate(panels)
+    )
+    wall = '<div id="wall" hidden><p>Subscribe to read the rest of this story today.</p></div>'
+    body = extract(page(f"<article><p>{PARAGRAPHS[0]}</p>{accordion}{wall}</article>")).body
+    assert_all_paragraphs(body)
+    assert "Subscribe to read" not in body
+
+
 def test_a_button_left_open_does_not_swallow_the_page() -> None:
     # An unclosed <div> inside a <button> makes the parser nest everything after it inside
     # the button, which cleaning used to strip with the whole article.

@@ -5,6 +5,7 @@ from __future__ import annotations
 from lxml import etree
 
 from newsspider.extraction.page_model import BLOCK_TAGS
+from newsspider.extraction.visibility import reveal_controlled
 
 # Elements whose content is code, controls or embedded documents, never prose.
 _NEVER_TEXT = (
@@ -127,12 +128,18 @@ class _Count:
 
 
 def clean_tree(root: etree._Element) -> None:
-    """Strip elements that never hold prose, in place, after marking form boxes. (Hidden
-    elements are skipped by the segment walk, which sees every attribute anyway, instead of a
-    costly XPath here.)"""
+    """Strip elements that never hold prose, in place, after marking form boxes and showing
+    what the page's buttons open (`visibility.reveal_controlled`). (Other hidden elements are
+    skipped by the segment walk, which sees every attribute anyway, instead of a costly XPath
+    here.)"""
     mark_form_boxes(root)
+    controlled: set[str] = set()  # ids the page's buttons open (`aria-controls`)
     for button in root.iter("button"):
+        if (opens := button.get("aria-controls")) is not None:
+            controlled.update(opens.split())
         if len(button) and next(button.iter(*_NOT_IN_A_BUTTON), None) is not None:
             # Kept as a plain block: stripping it would take the page with it.
             button.tag = "div"
+    if controlled:  # before the buttons go: what they open is content, collapsed
+        reveal_controlled(root, controlled)
     etree.strip_elements(root, *_NEVER_TEXT, with_tail=False)
