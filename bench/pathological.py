@@ -403,6 +403,21 @@ PATTERNS: dict[str, tuple[str, Callable[[int], bytes]]] = {
         lambda n: f"<p>{'http://a' * (n // 8)}</p>".encode(),
     ),
     "many-tables": ("<table><tr><td> repeated", lambda n: _repeat("<table><tr><td>x", n)),
+    "streamed-parts": (
+        "React boundaries deep, hidden parts after",
+        lambda n: (
+            "<div>" * 500
+            + _fill(lambda i: f'<template id="B:{i}"></template>', n // 2)
+            + "</div>" * 500
+            + _fill(lambda i: f'<div hidden id="S:{i}"><p>{PROSE[i % 3]}</p></div>', n // 2)
+        ).encode(),
+    ),
+    "controlled-panels": (
+        "buttons with aria-controls, hidden panels",
+        lambda n: _fill(
+            lambda i: f'<button aria-controls="p{i}">Q</button><div id="p{i}" hidden>x</div>', n
+        ).encode(),
+    ),
     "utf16-label": (
         "cp1251 text labelled UTF-16",
         lambda n: (

@@ -99,7 +99,9 @@ def test_two_workers_share_one_crawl(redis_url: str, tmp_path: Path) -> None:
     import redis
 
     redis.Redis.from_url(redis_url).flushdb()
-    with serve_news_site(count=240, delay=0.01) as site:
+    # Slow enough (a tenth of a second per page) that the crawl outlasts the workers' start-up
+    # skew: at 0.01 s one worker took all 240 pages before its peer first polled the queue.
+    with serve_news_site(count=240, delay=0.1) as site:
         workers = [_worker(tmp_path, name, redis_url) for name in ("a", "b")]
         # Seeded while the workers start: whichever is first takes it (start() or idle).
         redis.Redis.from_url(redis_url).lpush("newsspider:site:start_urls", site.url + "/")
