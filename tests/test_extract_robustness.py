@@ -354,3 +354,28 @@ def test_per_process_caches_keep_no_page_sized_keys() -> None:
     finally:
         tracemalloc.stop()
     assert kept < 2_000_000, f"{kept / 1e6:.1f} MB kept by caches after 9 pages"
+
+
+def test_nested_byline_candidates_read_little_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found by bench.fuzz (seed 14): author-class elements nested around the rest of the page
+    each had their whole text read, 200 candidates x the page (2.6 s/MB)."""
+    from newsspider.extraction import authors
+
+    read = 0
+    real_clean_text = authors.clean_text
+
+    def counting_clean_text(text: str | None) -> str:
+        nonlocal read
+        read += len(text or "")
+        return real_clean_text(text)
+
+    monkeypatch.setattr(authors, "clean_text", counting_clean_text)
+    text = "<p>" + ("word " * 40 + "</p><p>") * 2000 + "</p>"
+    page = (
+        "<html><body><article><div><div><h1>Headline of the story</h1>"
+        + '<div class="author">' * 200 + text + "</div>" * 200
+        + '<p class="byline">By Ann Lee</p></div></div></article></body></html>'
+    )  # fmt: skip
+    article = extract(page)
+    assert read < 200 * 1_000  # a few hundred characters per candidate, not the page
+    assert_well_formed(article)
