@@ -4,20 +4,12 @@ places (`newsspider.extraction.streaming`)."""
 from __future__ import annotations
 
 from lxml import html as lxml_html
+from support.articles import SEA_WALL_PARAGRAPHS
 
 from newsspider import extract
 from newsspider.extraction.streaming import place_streamed_parts
 
-PARAGRAPHS = [
-    "The harbour authority approved the new sea wall on Tuesday, after a decade of storms "
-    "that flooded the lower town twice a year and closed the ferry terminal for weeks.",
-    "Engineers expect the work to take three years. The first section, along the fish market, "
-    "will be built next spring, when the tides are at their lowest and the boats are ashore.",
-    "Residents who spoke at the meeting welcomed the decision, though several asked why the "
-    "northern beach, where the worst damage happened last winter, comes last in the plan.",
-    "The council will publish the full schedule next month, together with the road closures "
-    "the construction traffic will need and a number residents can call with complaints.",
-]
+PARAGRAPHS = SEA_WALL_PARAGRAPHS
 
 
 def _streamed_page(*, broken: bool = False) -> str:

@@ -8,22 +8,14 @@ from __future__ import annotations
 
 import pytest
 from lxml import html as lxml_html
+from support.articles import SEA_WALL_PARAGRAPHS
 
 from newsspider import extract
 from newsspider.extraction import cleaning
 from newsspider.extraction.class_words import STRONG_FURNITURE, class_meaning
 from newsspider.extraction.segments import url_section_words
 
-PARAGRAPHS = [
-    "The harbour authority approved the new sea wall on Tuesday, after a decade of storms "
-    "that flooded the lower town twice a year and closed the ferry terminal for weeks.",
-    "Engineers expect the work to take three years. The first section, along the fish market, "
-    "will be built next spring, when the tides are at their lowest and the boats are ashore.",
-    "Residents who spoke at the meeting welcomed the decision, though several asked why the "
-    "northern beach, where the worst damage happened last winter, comes last in the plan.",
-    "The council will publish the full schedule next month, together with the road closures "
-    "the construction traffic will need and a number residents can call with complaints.",
-]
+PARAGRAPHS = SEA_WALL_PARAGRAPHS
 CHROME_TOP = """<header><nav><ul><li><a href="/">Home</a></li><li><a href="/news">News</a></li>
 <li><a href="/sport">Sport</a></li><li><a href="/weather">Weather</a></li></ul></nav></header>"""
 CHROME_BOTTOM = """<footer><p>Copyright 2026 The Courier. All rights reserved.</p>

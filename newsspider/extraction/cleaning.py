@@ -131,9 +131,8 @@ class _Count:
 def clean_tree(root: etree._Element) -> None:
     """Strip elements that never hold prose, in place, after putting streamed parts in their
     places (`streaming`), marking form boxes and showing what the page's buttons open
-    (`visibility.reveal_controlled`). (Other hidden elements are
-    skipped by the segment walk, which sees every attribute anyway, instead of a costly XPath
-    here.)"""
+    (`visibility.reveal_controlled`). Other hidden elements are skipped by the segment walk,
+    which sees every attribute anyway, instead of a costly XPath here."""
     place_streamed_parts(root)  # before the templates marking their places are stripped
     mark_form_boxes(root)
     controlled: set[str] = set()  # ids the page's buttons open (`aria-controls`)

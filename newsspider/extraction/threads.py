@@ -21,7 +21,7 @@ import bisect
 
 from newsspider.extraction.assembly import BodySelection
 from newsspider.extraction.class_words import OVERLAY, STRONG_FURNITURE, class_meaning
-from newsspider.extraction.page_model import PageSegments
+from newsspider.extraction.page_model import HEADING_TAGS, PageSegments
 from newsspider.extraction.scoring import ContainerChoice
 
 #: Blocks that hold a post's text but are not the post's own container.
@@ -29,7 +29,6 @@ _TEXT_LEVEL = frozenset(
     """p li ul ol dl dt dd h1 h2 h3 h4 h5 h6 blockquote pre table tbody thead tfoot tr td th
     caption figure figcaption center hr address details summary""".split()
 )
-_HEADINGS = frozenset("h1 h2 h3 h4 h5 h6".split())
 #: Ancestors in a template: the text container, its parent and grandparent.
 TEMPLATE_DEPTH = 3
 #: A thread has an opening post and at least this many posts in all.
@@ -317,7 +316,7 @@ def thread_segments(page: PageSegments, posts: list[int]) -> tuple[int, ...]:
                 if gap > MAX_HEADING_GAP:  # teasers or a menu under it: their heading
                     pending.clear()
             continue
-        if tags[index] in _HEADINGS:
+        if tags[index] in HEADING_TAGS:
             if not pending:
                 gap = 0
             pending.append(index)

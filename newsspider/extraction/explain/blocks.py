@@ -234,10 +234,8 @@ def _thread_drop_reason(
     owner = page.segment_owners[index]
     if post < 0:
         return "not-a-post", "the body is the posts of a forum thread; this is outside them"
-    inside = _ancestors(page, owner, post) if owner != post else []
-    if owner != post:
-        inside.insert(0, owner)
     # The post's own name may be furniture ("comment"): only what it holds counts.
+    inside = [owner, *_ancestors(page, owner, post)] if owner != post else []
     if any(page.block_signals[b] <= STRONG_FURNITURE for b in inside):
         return "furniture", _furniture_origin(page, labelled, owner, post + 1, STRONG_FURNITURE)
     if density > MAX_POST_LINK_DENSITY:
