@@ -488,7 +488,7 @@ cdef class _Walk:
         if last == 58:  # text.endswith(":")
             self.colons.append(len(self.owners))
         self.owners.append(owner)
-        self.lines.append(lines)
+        self.lines.append(tuple(lines))  # untracked by the collector, as in the Python walk
         self.chars.append(chars)
         self.link_chars.append(link_chars if link_chars < chars else chars)
         self.punctuation.append(punctuation)

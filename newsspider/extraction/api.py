@@ -11,6 +11,7 @@ from newsspider.extraction.article import Article
 from newsspider.extraction.assembly import body_text, select_body
 from newsspider.extraction.binary import TEXT_SAMPLE, binary_signature, mostly_not_text
 from newsspider.extraction.cleaning import clean_tree
+from newsspider.extraction.collector import collector_paused
 from newsspider.extraction.confidence import (
     confidence_features,
     page_evidence,
@@ -69,16 +70,18 @@ def extract(
     if algorithm not in ALGORITHMS:
         raise ValueError(f"unknown algorithm {algorithm!r}; choose from {', '.join(ALGORITHMS)}")
     try:
-        return _extract(
-            html,
-            url,
-            encoding,
-            reference_time=reference_time,
-            hints=hints,
-            max_bytes=max_bytes,
-            algorithm=algorithm,
-            record=record,
-        )
+        size = len(html) if max_bytes is None else min(len(html), max_bytes)
+        with collector_paused(size):
+            return _extract(
+                html,
+                url,
+                encoding,
+                reference_time=reference_time,
+                hints=hints,
+                max_bytes=max_bytes,
+                algorithm=algorithm,
+                record=record,
+            )
     except Exception:  # the promise is "never raises": a bug becomes a flagged, empty result
         logger.exception("newsspider: extraction failed for %s", url)
         return Article(url=url, page_type="other", warnings=("internal-error",))

@@ -39,7 +39,7 @@ class Segment:
     page's lists."""
 
     owner: int
-    lines: list[str]
+    lines: tuple[str, ...]
     chars: int
     link_chars: int
     punctuation: int
@@ -82,7 +82,7 @@ class PageSegments:
     #: Id of the block element that owns each segment.
     segment_owners: list[int] = field(default_factory=list)
     #: Each segment's text, normalised, one string per line (several after <br> or in <pre>).
-    segment_lines: list[list[str]] = field(default_factory=list)
+    segment_lines: list[tuple[str, ...]] = field(default_factory=list)
     segment_chars: list[int] = field(default_factory=list)
     segment_link_chars: list[int] = field(default_factory=list)
     segment_punctuation: list[int] = field(default_factory=list)

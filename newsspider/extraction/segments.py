@@ -249,7 +249,9 @@ def _walk_python(
         if text.endswith(":"):
             page.colon_segments.append(len(segment_owners))
         segment_owners.append(owner)
-        segment_lines.append(lines)
+        # A tuple of strings leaves the collector's tracking; a list stays tracked, and
+        # a million of them made the cyclic collector's full passes grow faster than the page.
+        segment_lines.append(tuple(lines))
         segment_chars.append(chars)
         segment_link_chars.append(link_chars if link_chars < chars else chars)
         segment_punctuation.append(count_punctuation(text))
