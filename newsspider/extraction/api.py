@@ -121,14 +121,15 @@ def _extract(
             return _without_body(url, used_encoding, metadata, warnings)
         thread = thread_selection(page, choice)
         if thread is not None:
-            selection = thread
+            selection = thread.selection
         else:
             untrimmed = select_body(page, choice)
             selection = trim_edges(page, untrimmed, metadata.title, metadata.authors)
             if record is not None:
                 record.untrimmed = untrimmed
         if record is not None:
-            record.choice, record.thread = choice, thread is not None
+            record.choice = choice
+            record.thread_posts = thread.posts if thread is not None else None
         runner_up_ratio = choice.runner_up / choice.score if choice.score > 0 else 1.0
         furniture: Sequence[bool] | None = choice.furniture.segments
     else:

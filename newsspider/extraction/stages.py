@@ -27,8 +27,15 @@ class StageRecord:
     #: The body as assembled from the container, before the edge lines were trimmed.
     untrimmed: BodySelection | None = None
     selection: BodySelection | None = None
-    #: The body is the posts of a forum thread (`threads.thread_selection`).
-    thread: bool = False
+    #: The forum thread's posts (blocks) when the body is made of them
+    #: (`threads.thread_selection`).
+    thread_posts: tuple[int, ...] | None = None
+
+    @property
+    def thread(self) -> bool:
+        """The body is the posts of a forum thread."""
+        return self.thread_posts is not None
+
     runner_up_ratio: float = 0.0
     signals: PageSignals | None = None
     shape: BodyShape | None = None

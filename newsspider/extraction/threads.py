@@ -18,6 +18,7 @@ beside them, outside the template.
 from __future__ import annotations
 
 import bisect
+from dataclasses import dataclass
 
 from newsspider.extraction.assembly import BodySelection
 from newsspider.extraction.class_words import OVERLAY, STRONG_FURNITURE, class_meaning
@@ -335,13 +336,14 @@ def _lead_blocks(page: PageSegments, posts: list[int]) -> set[int]:
     signals, parents, tags = page.block_signals, page.block_parents, page.block_tags
     captions = page.block_captions
     lead: set[int] = set()
-    clean: dict[int, bool] = {top: True}
+    # Blocks from `top` on are its descendants (preorder ids): clean[b - top] for block b.
+    clean = [True] * (posts[0] - top)
     for block_id in range(top + 1, posts[0]):
-        parent = parents[block_id]
-        clean[block_id] = (
-            clean.get(parent, False) and signals[block_id] >= 0 and not captions[block_id]
+        is_clean = (
+            clean[parents[block_id] - top] and signals[block_id] >= 0 and not captions[block_id]
         )
-        if clean[block_id] and tags[block_id] == "p":
+        clean[block_id - top] = is_clean
+        if is_clean and tags[block_id] == "p":
             lead.add(block_id)
     return lead
 
@@ -355,7 +357,15 @@ def common_ancestor(page: PageSegments, posts: list[int]) -> int:
     return max(block, 0)
 
 
-def thread_selection(page: PageSegments, choice: ContainerChoice) -> BodySelection | None:
+@dataclass(frozen=True, slots=True)
+class ThreadSelection:
+    """A forum thread's posts and the body made of them."""
+
+    posts: tuple[int, ...]
+    selection: BodySelection
+
+
+def thread_selection(page: PageSegments, choice: ContainerChoice) -> ThreadSelection | None:
     """The whole thread as the body, when the page is one (see `is_thread`); else None."""
     posts = find_posts(page)
     if not posts or not is_thread(page, posts, choice.block):
@@ -363,4 +373,4 @@ def thread_selection(page: PageSegments, choice: ContainerChoice) -> BodySelecti
     segment_ids = thread_segments(page, posts)
     if not segment_ids:
         return None
-    return BodySelection(common_ancestor(page, posts), segment_ids)
+    return ThreadSelection(tuple(posts), BodySelection(common_ancestor(page, posts), segment_ids))

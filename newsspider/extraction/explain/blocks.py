@@ -24,7 +24,6 @@ from newsspider.extraction.page_model import SUBHEADING_TAGS, PageSegments, Segm
 from newsspider.extraction.scoring import ContainerChoice, teaser_blocks
 from newsspider.extraction.stages import StageRecord
 from newsspider.extraction.threads import MAX_LINK_DENSITY as MAX_POST_LINK_DENSITY
-from newsspider.extraction.threads import find_posts
 from newsspider.extraction.trimming import MIN_AUTHOR_NAME, _is_metadata_line
 from newsspider.extraction.trimming import _squash as _squash_edge
 from newsspider.extraction.visibility import hidden_attributes, hidden_class
@@ -125,11 +124,10 @@ def explain_blocks(
     main = next(iter(page.main_regions)) if len(page.main_regions) == 1 else None
     values = choice.values if choice is not None else ()
     count = len(page.segment_owners)
-    # The thread's posts, found again (deterministic, and only when explaining): a line left
-    # out inside a post has a reason of its own.
+    # A line left out inside one of the thread's posts has a reason of its own.
     post_of = [-1] * len(page.block_tags)
-    if record.thread:
-        for post in find_posts(page):
+    if record.thread_posts:
+        for post in record.thread_posts:
             end = page.block_ends[post]
             post_of[post : end + 1] = [post] * (end + 1 - post)
     explained = []
