@@ -305,3 +305,57 @@ def test_page_builder_headings_are_kept_over_text_not_over_teasers() -> None:
     for text in [*headings, *ARTICLE]:
         assert text in body
     assert "More from the harbour desk" not in body
+
+
+# Steps on an app-install card: short instructions, together more prose than a short thread.
+INSTALL_STEPS = [
+    "To install this app on your phone, open the page in the browser you use every day.",
+    "Tap the share icon at the bottom of the screen and scroll down the list of actions.",
+    "Choose the action that adds the page to your home screen and confirm the name.",
+    "Tap add in the top right corner, and the forum opens from the home screen from now on.",
+    "On a tablet, tap the menu with three dots in the top right corner of the browser first.",
+    "Then choose install app, confirm by tapping install, and wait for the icon to appear.",
+]
+
+
+def _thread_with_overlay(posts: list[str], opener: str, closer: str) -> str:
+    """A two-post thread whose posts carry a comment name, and an app-install card (two tab
+    panels of repeated steps) that only a script shows: `opener` ... `closer` wraps it."""
+    panels = "".join(
+        f'<div class="tabs__panel" id="panel{p}"><div class="fluid">'
+        + "".join(f"<div>{step}</div>" for step in INSTALL_STEPS[p * 3 : p * 3 + 3])
+        + "</div></div>"
+        for p in range(2)
+    )
+    items = "".join(
+        f'<article id="elComment_{i}" class="entry entry--post"><div class="entry__author">'
+        f'<a href="/profile/{i}">user{i}</a><span>{10 + i} posts</span></div>'
+        f'<div id="comment-{i}_wrap" class="entry__content"><div class="entry__post">'
+        f'<div class="richtext"><p>{text}</p></div></div></div></article>'
+        for i, text in enumerate(posts)
+    )
+    return (
+        "<html><body><header><a href='/'>Forum</a></header><h1>Evening drops</h1>"
+        f'<div id="comments" class="topic"><form action="/mod">{items}</form></div>'
+        f"{opener}<h3>Install the app</h3>{panels}{closer}</body></html>"
+    )
+
+
+def test_a_popover_or_closed_dialog_is_no_thread_beside_the_real_one() -> None:
+    """What the `popover` attribute or a <dialog> without `open` holds is shown only when a
+    script opens it: an overlay, whose repeated steps are not the thread's posts."""
+    for opener, closer in (
+        ('<div popover id="install">', "</div>"),
+        ('<dialog id="install">', "</dialog>"),
+    ):
+        body = extract(_thread_with_overlay(POSTS[:2], opener, closer)).body
+        _assert_thread(body, POSTS[:2])
+        assert INSTALL_STEPS[0] not in body
+
+
+def test_an_open_dialog_is_not_marked_as_an_overlay() -> None:
+    """`<dialog open>` is shown: it is not marked, and a page that is nothing but one keeps
+    its text."""
+    steps = "".join(f"<p>{step}</p>" for step in INSTALL_STEPS)
+    article = extract(f"<html><body><dialog open><h1>Install</h1>{steps}</dialog></body></html>")
+    assert INSTALL_STEPS[0] in article.body

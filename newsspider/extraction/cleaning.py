@@ -6,7 +6,7 @@ from lxml import etree
 
 from newsspider.extraction.page_model import BLOCK_TAGS
 from newsspider.extraction.streaming import place_streamed_parts
-from newsspider.extraction.visibility import reveal_controlled
+from newsspider.extraction.visibility import mark_closed_overlays, reveal_controlled
 
 # Elements whose content is code, controls or embedded documents, never prose.
 _NEVER_TEXT = (
@@ -130,11 +130,13 @@ class _Count:
 
 def clean_tree(root: etree._Element) -> None:
     """Strip elements that never hold prose, in place, after putting streamed parts in their
-    places (`streaming`), marking form boxes and showing what the page's buttons open
+    places (`streaming`), marking form boxes and closed overlays
+    (`visibility.mark_closed_overlays`) and showing what the page's buttons open
     (`visibility.reveal_controlled`). Other hidden elements are skipped by the segment walk,
     which sees every attribute anyway, instead of a costly XPath here."""
     place_streamed_parts(root)  # before the templates marking their places are stripped
     mark_form_boxes(root)
+    mark_closed_overlays(root)
     controlled: set[str] = set()  # ids the page's buttons open (`aria-controls`)
     for button in root.iter("button"):
         if (opens := button.get("aria-controls")) is not None:
