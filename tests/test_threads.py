@@ -3,7 +3,11 @@ article with comments under it stays the article. Script-shell pages use their <
 
 from __future__ import annotations
 
+import lxml.html
+
 from newsspider import extract
+from newsspider.extraction.segments import segment_page
+from newsspider.extraction.threads import find_posts
 
 # Sentences of the thread's posts: each post gets its own, so the body shows which it kept.
 POSTS = [
@@ -359,3 +363,37 @@ def test_an_open_dialog_is_not_marked_as_an_overlay() -> None:
     steps = "".join(f"<p>{step}</p>" for step in INSTALL_STEPS)
     article = extract(f"<html><body><dialog open><h1>Install</h1>{steps}</dialog></body></html>")
     assert INSTALL_STEPS[0] in article.body
+
+
+def test_posts_whose_wrappers_differ_by_author_class_are_one_thread() -> None:
+    """NodeBB-like: the opening poster's replies carry ``li.topic-owner-post``, everyone
+    else's a plain ``li``; the two alternate in one list and are one thread."""
+    items = "".join(
+        f'<li class="{"topic-owner-post" if i % 2 == 0 else ""}" data-index="{i}">'
+        f'<div class="post-header"><a href="/user/u{i % 2}">u{i % 2}</a> 3 days ago</div>'
+        f'<div class="content"><p>{text}</p></div>'
+        '<div class="post-footer"><a href="#">Reply</a> <a href="#">Quote</a> '
+        '<a href="#">Report this post to the moderators</a> <a href="#">Share on the web</a> '
+        '<a href="#">Bookmark for later reading</a> <a href="#">Follow the whole topic</a></div>'
+        "</li>"
+        for i, text in enumerate(POSTS)
+    )
+    page = (
+        "<html><body><nav><a href='/'>Home</a> <a href='/c/1'>Help</a></nav>"
+        f'<h1>Evening drops</h1><div class="topic"><ul class="posts timeline">{items}</ul></div>'
+        "</body></html>"
+    )
+    _assert_thread(extract(page).body, POSTS)
+
+
+def test_columns_of_teasers_differing_by_column_class_stay_apart() -> None:
+    """Blurbs in a left and a right column: each column is one wrapper for many items, not a
+    wrapper per post, so the two templates are not merged into a thread."""
+    column = "".join(f'<div class="blurb"><p>{text}</p></div>' for text in COMMENTS)
+    page = (
+        "<html><body><h1>Front page</h1><div class='box'>"
+        f'<div class="left">{column}</div><div class="right">{column}</div>'
+        "</div></body></html>"
+    )
+    page_segments = segment_page(lxml.html.document_fromstring(page))
+    assert find_posts(page_segments) == []

@@ -153,7 +153,7 @@ def find_posts(page: PageSegments) -> list[int]:
             groups.setdefault(_template(page, block_id, cache), []).append(block_id)
     candidates = [
         (sum(containers[block_id] for block_id in members), members)
-        for members in groups.values()
+        for members in _merge_wrapper_variants(page, groups).values()
         if len(members) >= MIN_POSTS
     ]
     # Richest template first: the costlier tests run on the few that come close.
@@ -164,6 +164,35 @@ def find_posts(page: PageSegments) -> list[int]:
         if posts:
             return posts
     return []
+
+
+def _merge_wrapper_variants(
+    page: PageSegments, groups: dict[tuple[str, ...], list[int]]
+) -> dict[tuple[str, ...], list[int]]:
+    """Templates that differ only in the post wrapper's class, whose members each have a
+    wrapper of their own in the same list, are one template: forum software marks a post's
+    wrapper by who wrote it (``li.topic-owner-post`` beside plain ``li``) or by its state.
+    (Columns of teasers or a page's sections share one wrapper per column: not merged.)"""
+    parents, tags = page.block_parents, page.block_tags
+    variants: dict[tuple[object, ...], list[tuple[str, ...]]] = {}
+    for template, members in groups.items():
+        if len(template) < TEMPLATE_DEPTH:
+            continue
+        wrappers = {parents[block_id] for block_id in members}
+        if len(wrappers) < len(members):
+            continue
+        lists = frozenset(parents[wrapper] for wrapper in wrappers)
+        wrapper_tags = frozenset(tags[wrapper] for wrapper in wrappers)
+        key = (template[0], *template[2:], wrapper_tags, lists)
+        variants.setdefault(key, []).append(template)
+    merged = dict(groups)
+    for templates in variants.values():
+        if len(templates) > 1:
+            members = sorted(
+                block_id for template in templates for block_id in merged.pop(template)
+            )
+            merged[templates[0]] = members
+    return merged
 
 
 class _PostChecks:
