@@ -10,9 +10,11 @@ the passes find nothing to free.
 
 The collector is process-wide, so the pause is shared: it starts with the first big page in
 flight and ends with the last one, and it is resumed only if it was running when the pause
-began. Pages in threads that overlap without end (a crawl of big pages) would keep it paused;
-so an extraction ending after `MAX_PAUSE_SECONDS` of pause runs one full collection, which
-bounds the cyclic garbage the rest of the process (Twisted's failures, say) can leave.
+began (a caller that switches it off while a pause lasts finds it on again when the pause
+ends: the pause cannot tell). Pages in threads that overlap without end (a crawl of big
+pages) would keep it paused; so an extraction ending after `MAX_PAUSE_SECONDS` of pause runs
+one full collection, which bounds the cyclic garbage the rest of the process (Twisted's
+failures, say) can leave.
 """
 
 from __future__ import annotations
