@@ -567,7 +567,7 @@ cdef class _Walk:
         cdef xmlAttr* modal_attribute = NULL
         cdef xmlAttr* itemprop_attribute = NULL
         cdef bint hidden_attribute = False, hidden, caption, overlay = False, declared = False
-        cdef bint form_box = False
+        cdef bint form_box = False, popover = False
         cdef int others = 0, signal
         cdef const char* name
         cdef bint repeated = False
@@ -600,6 +600,8 @@ cdef class _Walk:
                         itemprop_attribute = attribute
                     elif strcmp(name, "data-newsspider-box") == 0:
                         form_box = True  # cleaning.FORM_BOX_ATTRIBUTE
+                    elif strcmp(name, "popover") == 0:
+                        popover = True
             attribute = attribute.next
         classes = _plain_value(class_attribute)
         ident = _plain_value(id_attribute)
@@ -625,7 +627,7 @@ cdef class _Walk:
         if others:
             # The rarer attributes, as in the Python function (`len(attrs) > ...`).
             hidden = hidden or (style is not None and _hidden_style(style)) or hidden_attribute
-            overlay = modal == "true" or role in _dialog_roles
+            overlay = modal == "true" or role in _dialog_roles or popover
             declared = itemprop == "articleBody"
             if form_box:  # the box around a form's fields (`cleaning`)
                 signal = min(signal, _weak_furniture)

@@ -122,7 +122,8 @@ def _attributed_block(
         # hide the whole article until a script reveals it.
         hidden = hidden or (style is not None and hidden_style(style)) or "hidden" in attrs
         role = attrs.get("role")
-        overlay = attrs.get("aria-modal") == "true" or role in _DIALOG_ROLES
+        # A `popover` element is hidden by the browser until a script opens it over the page.
+        overlay = attrs.get("aria-modal") == "true" or role in _DIALOG_ROLES or "popover" in attrs
         declared_body = attrs.get("itemprop") == "articleBody"
         if FORM_BOX_ATTRIBUTE in attrs:  # the box around a form's fields (`cleaning`)
             signal = min(signal, WEAK_FURNITURE)

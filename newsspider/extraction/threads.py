@@ -173,25 +173,32 @@ def _merge_wrapper_variants(
     wrapper of their own in the same list, are one template: forum software marks a post's
     wrapper by who wrote it (``li.topic-owner-post`` beside plain ``li``) or by its state.
     (Columns of teasers or a page's sections share one wrapper per column: not merged.)"""
+    # Only templates that share the text container's and the list's signatures can merge:
+    # most pages have none, and their groups are not looked into.
+    alike: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
+    for template in groups:
+        if len(template) == TEMPLATE_DEPTH:
+            alike.setdefault((template[0], *template[2:]), []).append(template)
+    merged = groups
     parents, tags = page.block_parents, page.block_tags
-    variants: dict[tuple[object, ...], list[tuple[str, ...]]] = {}
-    for template, members in groups.items():
-        if len(template) < TEMPLATE_DEPTH:
+    for templates in alike.values():
+        if len(templates) < 2:
             continue
-        wrappers = {parents[block_id] for block_id in members}
-        if len(wrappers) < len(members):
-            continue
-        lists = frozenset(parents[wrapper] for wrapper in wrappers)
-        wrapper_tags = frozenset(tags[wrapper] for wrapper in wrappers)
-        key = (template[0], *template[2:], wrapper_tags, lists)
-        variants.setdefault(key, []).append(template)
-    merged = dict(groups)
-    for templates in variants.values():
-        if len(templates) > 1:
-            members = sorted(
-                block_id for template in templates for block_id in merged.pop(template)
-            )
-            merged[templates[0]] = members
+        variants: dict[tuple[frozenset[int], frozenset[str]], list[tuple[str, ...]]] = {}
+        for template in templates:
+            members = groups[template]
+            wrappers = {parents[block_id] for block_id in members}
+            if len(wrappers) < len(members):
+                continue
+            lists = frozenset(parents[wrapper] for wrapper in wrappers)
+            wrapper_tags = frozenset(tags[wrapper] for wrapper in wrappers)
+            variants.setdefault((lists, wrapper_tags), []).append(template)
+        for same in variants.values():
+            if len(same) > 1:
+                if merged is groups:
+                    merged = dict(groups)
+                members = sorted(block_id for template in same for block_id in merged.pop(template))
+                merged[same[0]] = members
     return merged
 
 

@@ -90,20 +90,3 @@ def reveal_controlled(root: etree._Element, controlled: set[str]) -> None:
             attributes["class"] = " ".join(
                 name for name in classes.split() if name.lower() not in HIDDEN_CLASS_NAMES
             )
-
-
-# Shown only when a script opens them: an element with the `popover` attribute (the browser's
-# own stylesheet hides it until then) and a <dialog> without `open`. Found by libxml2 in C.
-_CLOSED_OVERLAYS = etree.XPath("//*[@popover] | //dialog[not(@open)]")
-
-
-def mark_closed_overlays(root: etree._Element) -> None:
-    """Mark popovers and closed dialogs as what they are when opened, a dialog laid over the
-    page (``aria-modal="true"``, which the segment walk reads as an overlay): app-install cards,
-    menus and search panels that can hold more prose than a short thread, in place."""
-    found = _CLOSED_OVERLAYS(root)
-    if not isinstance(found, list):  # a node-set expression: always a list
-        return
-    for element in found:
-        if isinstance(element, etree._Element):
-            element.set("aria-modal", "true")
