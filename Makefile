@@ -11,11 +11,11 @@ $(PY):
 	$(PY) -m pip install --quiet --upgrade pip
 
 # setup.py and the .pyx: the editable install builds the compiled walk in place (rebuild on change).
-$(VENV)/.stamp-test: pyproject.toml setup.py newsspider/extraction/_segments_c.pyx newsspider/extraction/_markup_c.pyx | $(PY)
+$(VENV)/.stamp-test: pyproject.toml setup.py newsspider/extraction/_segments_c.pyx newsspider/extraction/_markup_c.pyx newsspider/extraction/_class_words_c.pyx | $(PY)
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $@
 
-$(VENV)/.stamp-bench: pyproject.toml setup.py newsspider/extraction/_segments_c.pyx newsspider/extraction/_markup_c.pyx | $(PY)
+$(VENV)/.stamp-bench: pyproject.toml setup.py newsspider/extraction/_segments_c.pyx newsspider/extraction/_markup_c.pyx newsspider/extraction/_class_words_c.pyx | $(PY)
 	$(PY) -m pip install --quiet -e '.[test,bench]'
 	touch $@
 

@@ -54,6 +54,9 @@ def _extensions() -> list[Extension]:
             include_dirs=lxml.get_include(),
         ),
         Extension("newsspider.extraction._markup_c", ["newsspider/extraction/_markup_c.pyx"]),
+        Extension(
+            "newsspider.extraction._class_words_c", ["newsspider/extraction/_class_words_c.pyx"]
+        ),
     ]
     try:
         return list(cythonize(extensions, compiler_directives={"language_level": "3"}))

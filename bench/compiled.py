@@ -1,4 +1,5 @@
-"""The compiled segment walk against the pure-Python one, on every development corpus.
+"""The compiled paths (segment walk, markup guard, class meaning) against the pure-Python ones,
+on every development corpus.
 
     .venv/bin/python -m bench.compiled                      # all corpora, equality + speed
     .venv/bin/python -m bench.compiled --corpus scrapinghub_aeb --trafilatura --repeat 3
@@ -23,7 +24,7 @@ from typing import Any
 
 from bench.corpus import Page, available_corpora, corpora_root, load_corpus
 from bench.peers import lxml_parse
-from newsspider.extraction import api, segments
+from newsspider.extraction import api, class_words, segments
 from newsspider.extraction.cleaning import clean_tree
 from newsspider.extraction.metadata import read_metadata
 from newsspider.extraction.pagetype import read_form_signals
@@ -69,7 +70,10 @@ def equality(pages: Sequence[Page]) -> tuple[int, int, list[str]]:
                     segment_mismatches += 1
                     field = _first_difference(python_page, compiled_page)
                     examples.append(f"{page.id}: PageSegments.{field}")
+            # No cached class meanings: each path works out its own (`_class_words_c`).
+            class_words.clear_cache()
             python_article = _extract_with(False, page)
+            class_words.clear_cache()
             compiled_article = _extract_with(True, page)
             if python_article != compiled_article:
                 article_mismatches += 1

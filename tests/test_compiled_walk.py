@@ -1,4 +1,5 @@
-"""The compiled segment walk (`_segments_c`) gives exactly what the pure-Python walk gives.
+"""The compiled segment walk (`_segments_c`) and class meaning (`_class_words_c`) give exactly
+what the pure-Python ones give.
 
 Both walks run on the same tree: every list of `PageSegments` (block elements are the same
 proxies) and, through `extract`, every field of the `Article`, on every fixture page, every
@@ -18,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from newsspider.extraction import api, parsing, segments, textstats
+from newsspider.extraction import api, class_words, parsing, segments, textstats
 from newsspider.extraction.cleaning import clean_tree
 from newsspider.extraction.metadata import read_metadata
 from newsspider.extraction.pagetype import read_form_signals
@@ -37,21 +38,24 @@ def test_ci_builds_and_uses_the_compiled_walk() -> None:
         pytest.skip("only under CI=true: a machine without a compiler uses the pure walk")
     assert segments.COMPILED_AVAILABLE, segments.COMPILED_ERROR
     assert parsing.COMPILED_GUARD_AVAILABLE
+    assert class_words.COMPILED_MEANING_AVAILABLE
     if os.environ.get("NEWSSPIDER_PURE_PYTHON", "") in ("", "0"):
         assert segments.COMPILED
         assert parsing._scans is parsing._compiled_scans
+        assert class_words._compiled_work_out is not None
 
 
 def test_pure_python_switch_is_read_at_import() -> None:
     code = (
-        "from newsspider.extraction import parsing, segments; "
-        "print(segments.COMPILED, parsing._scans is parsing._REGEX_SCANS)"
+        "from newsspider.extraction import class_words, parsing, segments; "
+        "print(segments.COMPILED, parsing._scans is parsing._REGEX_SCANS, "
+        "class_words._compiled_work_out)"
     )
     env = {**os.environ, "NEWSSPIDER_PURE_PYTHON": "1"}
     result = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )
-    assert result.stdout.strip() == "False True"
+    assert result.stdout.strip() == "False True None"
 
 
 def _prepared_tree(html: bytes, url: str | None) -> object:
@@ -73,9 +77,12 @@ def _assert_same(html: bytes, url: str | None = "https://example.com/a/page") ->
         assert compiled_page == python_page
     active = segments.COMPILED
     try:
+        # Cached class meanings would hide the path that worked them out: none are kept.
         segments.use_compiled(False)
+        class_words.clear_cache()
         python_article = api.extract(html, url=url)
         segments.use_compiled(True)
+        class_words.clear_cache()
         compiled_article = api.extract(html, url=url)
     finally:
         segments.use_compiled(active)
@@ -139,6 +146,11 @@ _ATTRIBUTES = (
     ' data-x="1" class="text"',
     ' class="a" class="b"',
     ' title="a &amp; b" class="x&amp;y"',
+    " popover",
+    ' class="hub__recommend--wide menlo-hub-item__content" id="relatedPostsTitle"',
+    ' class="articleBody ShareBar"',
+    ' class="no-sidebar post"',
+    ' class="Kelvin-K İstanbul"',
 )
 _TEXTS = (
     "The council met on Tuesday.",
@@ -221,3 +233,49 @@ def test_compiled_walk_offers_the_gil_on_large_pages() -> None:
     finally:
         sys.setprofile(None)
     assert calls >= 4
+
+
+# Class and id values: every rule of `class_words.attribute_tokens` has a way in (BEM elements
+# and modifiers, camelCase, squashed words, "related..." run together, layout modifiers,
+# hiding and caption names, separators of every kind, non-ASCII letters whose lower case is
+# ASCII, the empty value).
+_CLASS_PARTS = (
+    "a b c x Z Q 0 1 _ - __ -- . : / \t has- no_ with- without_ related Related comment "
+    "articleBody nav cookie caption wp-caption sr-only hidden md:block visually-hidden "
+    "recommend share widget post content İ K é  "
+).split(" ")
+
+
+@needs_compiled
+@settings(max_examples=3000, deadline=None)
+@given(
+    st.one_of(st.none(), st.lists(st.sampled_from(_CLASS_PARTS), max_size=12).map("".join)),
+    st.one_of(st.none(), st.lists(st.sampled_from(_CLASS_PARTS), max_size=6).map("".join)),
+)
+def test_class_meaning_is_identical(classes: str | None, ident: str | None) -> None:
+    from newsspider.extraction import _class_words_c
+
+    compiled = _class_words_c.work_out(classes, ident)
+    if compiled is not None:  # None: the Python version works it out
+        assert compiled == class_words.work_out(classes, ident)
+
+
+@needs_compiled
+def test_class_meaning_of_every_fixture_value_is_identical() -> None:
+    import lxml.html
+
+    from newsspider.extraction import _class_words_c
+
+    compared = 0
+    for _, html in _fixture_pages():
+        if not html.strip():
+            continue  # an empty fixture page
+        for element in lxml.html.document_fromstring(html).iter():
+            if not isinstance(element.tag, str):
+                continue
+            classes, ident = element.get("class"), element.get("id")
+            compiled = _class_words_c.work_out(classes, ident)
+            if compiled is not None:
+                compared += 1
+                assert compiled == class_words.work_out(classes, ident), (classes, ident)
+    assert compared > 1000

@@ -6,9 +6,10 @@ elements and squashed values. Pure functions of the attribute strings, cached (b
 
 from __future__ import annotations
 
+import os
 import re
 
-from newsspider.extraction.caching import cacheable
+from newsspider.extraction.caching import MAX_KEY_CHARS
 from newsspider.extraction.visibility import hidden_class
 
 _CAMEL = re.compile(r"([a-z])([A-Z])")
@@ -158,20 +159,69 @@ def _meaningful_tokens(classes: str) -> frozenset[str]:
     return tokens | (attribute_tokens(" ".join(modifiers)) - FURNITURE_TOKENS)
 
 
-def _class_meaning(classes: str | None, ident: str | None) -> ClassMeaning:
-    """`class_meaning` on a cache miss: work it out and remember it."""
+def work_out(classes: str | None, ident: str | None) -> ClassMeaning:
+    """What the attributes say, worked out (uncached): the reference for the compiled
+    version (`_class_words_c.work_out`)."""
     class_words = _meaningful_tokens(classes) if classes else frozenset()
     tokens = class_words | attribute_tokens(ident) if ident else class_words
     signal = _signal_of(tokens)
-    meaning = (
+    return (
         signal,
         # Caption from the class only: "caption" in an id names a slot more often than text.
         not CAPTION_TOKENS.isdisjoint(class_words),
         hidden_class(classes) if classes else False,
         tokens & FURNITURE_TOKENS if signal < 0 else frozenset(),
     )
-    if cacheable(classes, ident):  # bounded in bytes too: values come from arbitrary pages
+
+
+def _class_meaning(classes: str | None, ident: str | None) -> ClassMeaning:
+    """`class_meaning` on a cache miss: work it out and remember it."""
+    meaning = _compiled_work_out(classes, ident) if _compiled_work_out is not None else None
+    if meaning is None:
+        meaning = work_out(classes, ident)
+    # Bounded in bytes too: values come from arbitrary pages (`caching.cacheable`, inline: this
+    # runs once per class value a process first sees).
+    if (classes is None or len(classes) <= MAX_KEY_CHARS) and (
+        ident is None or len(ident) <= MAX_KEY_CHARS
+    ):
         if len(_attribute_cache) > _CACHE_LIMIT:
             _attribute_cache.clear()
         _attribute_cache[(classes, ident)] = meaning
     return meaning
+
+
+# The compiled `work_out` (`_class_words_c`), built with the compiled walk; None falls back to
+# the Python one (NEWSSPIDER_PURE_PYTHON=1, or no compiler at install). `segments` switches it
+# with the walk (`use_compiled_meaning`).
+try:
+    from newsspider.extraction import _class_words_c
+except ImportError:  # not built: the pure-Python path
+    _class_words_c = None  # type: ignore[assignment]
+else:
+    _class_words_c.configure(
+        POSITIVE_TOKENS,
+        OVERLAY_TOKENS,
+        STRONG_NEGATIVE_TOKENS,
+        WEAK_NEGATIVE_TOKENS,
+        CAPTION_TOKENS,
+        FURNITURE_TOKENS,
+        hidden_class,
+        OVERLAY,
+        STRONG_FURNITURE,
+        WEAK_FURNITURE,
+    )
+#: Whether the compiled version can run here.
+COMPILED_MEANING_AVAILABLE = _class_words_c is not None
+# NEWSSPIDER_PURE_PYTHON=1 (read once, at import) keeps every compiled path off, as in segments.
+_compiled_work_out = (
+    _class_words_c.work_out
+    if _class_words_c is not None and os.environ.get("NEWSSPIDER_PURE_PYTHON", "") in ("", "0")
+    else None
+)
+
+
+def use_compiled_meaning(enabled: bool) -> bool:
+    """Work out class meanings compiled (when built) or in Python; whether compiled now."""
+    global _compiled_work_out  # noqa: PLW0603 - the switch is module state by design
+    _compiled_work_out = _class_words_c.work_out if enabled and _class_words_c else None
+    return _compiled_work_out is not None

@@ -30,6 +30,7 @@ from newsspider.extraction.class_words import (
     _attribute_cache,
     _class_meaning,
     signal_without,
+    use_compiled_meaning,
 )
 from newsspider.extraction.cleaning import FORM_BOX_ATTRIBUTE
 from newsspider.extraction.page_model import (
@@ -630,3 +631,4 @@ def use_compiled(enabled: bool) -> None:
     COMPILED = enabled
     _active_walk = segment_page_compiled if enabled else segment_page_python
     use_compiled_guard(enabled)
+    use_compiled_meaning(enabled)
