@@ -13,7 +13,7 @@ from support.articles import SEA_WALL_PARAGRAPHS
 from newsspider import extract
 from newsspider.extraction import cleaning
 from newsspider.extraction.class_words import STRONG_FURNITURE, class_meaning
-from newsspider.extraction.segments import url_section_words
+from newsspider.extraction.segments import segment_page, url_section_words
 
 PARAGRAPHS = SEA_WALL_PARAGRAPHS
 CHROME_TOP = """<header><nav><ul><li><a href="/">Home</a></li><li><a href="/news">News</a></li>
@@ -347,3 +347,51 @@ def test_url_section_words_are_whole_path_parts_that_name_furniture() -> None:
     assert url_section_words("https://newsletter.example/story") == frozenset()
     assert url_section_words("http://[::1") == frozenset()
     assert url_section_words(None) == frozenset()
+
+
+def _drupal_like(headline: str) -> str:
+    """A theme that puts its layout's name, "sidebar-first-only", on the heading row and on the
+    content column, beside a real sidebar of links, under a big site menu and over a footer
+    with prose of its own: the column holds neither most of the page's blocks nor three
+    quarters of its prose, so it is no layout wrapper by size."""
+    menu = "".join(f'<li><a href="/m/{i}">Section {i}</a></li>' for i in range(40))
+    sidebar = (
+        '<aside class="col-sm-3 sidebar"><ul class="menu"><li><a href="/a">Admissions</a></li>'
+        '<li><a href="/b">Campus life and housing</a></li></ul></aside>'
+    )
+    footer = "".join(
+        f"<p>The campus office {i} is open on weekdays from nine to five, except on public "
+        "holidays, and answers questions about admissions, fees and housing.</p>"
+        for i in range(3)
+    )
+    return page(
+        f'<ul class="site-menu">{menu}</ul><div class="row">'
+        f'<div id="heading" class="col-sm-12 sidebar-first-only">{headline}</div>{sidebar}'
+        '<section class="col-sm-9 sidebar-first-only"><div class="region">'
+        f'<article class="node"><div class="field">{paragraphs()}</div></article></div>'
+        f'</section></div><div class="campus-footer">{footer}</div>'
+    )
+
+
+def test_region_words_around_the_only_headline_are_this_pages_layout() -> None:
+    body = extract(_drupal_like("<h1>Sea wall approved</h1>")).body
+    assert_all_paragraphs(body)
+    assert "Campus life and housing" not in body
+
+
+def _content_column_signal(headline: str) -> int:
+    root = lxml_html.document_fromstring(_drupal_like(headline))
+    page_segments = segment_page(root)
+    column = next(
+        block_id
+        for block_id, element in enumerate(page_segments.block_elements)
+        if element.tag == "section"
+    )
+    return page_segments.block_signals[column]
+
+
+def test_a_linked_logo_headline_frees_no_region_word() -> None:
+    # The site's logo in an h1 linking home says nothing about the layout: "sidebar" stays a
+    # furniture word on the column; the page's own headline frees it.
+    assert _content_column_signal('<h1><a href="/">The Courier</a></h1>') == STRONG_FURNITURE
+    assert _content_column_signal("<h1>Sea wall approved</h1>") == 0

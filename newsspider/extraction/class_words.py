@@ -36,6 +36,12 @@ POSITIVE_TOKENS = frozenset(
 )
 
 
+#: Strong words that name a region of the page around the article (never a part of it).
+REGION_TOKENS = frozenset(
+    "footer sidebar nav navbar navigation menu breadcrumb breadcrumbs pagination pager".split()
+)
+
+
 CAPTION_TOKENS = frozenset(
     """caption captions wpcaption wpcaptiontext imagecaption photocaption figcaption credit
     credits imagecredit photocredit""".split()

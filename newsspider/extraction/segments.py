@@ -24,6 +24,7 @@ from newsspider.extraction.class_words import (
     FURNITURE_TOKENS,
     OVERLAY,
     OVERLAY_TOKENS,
+    REGION_TOKENS,
     STRONG_FURNITURE,
     WEAK_FURNITURE,
     WEAK_NEGATIVE_TOKENS,
@@ -379,6 +380,7 @@ def _finish(
         _settle_layout_words(page, named, section_words)
         _free_label_words(page, named)
         _ignore_heading_anchors(page, named)
+        _free_headline_words(page, named)
 
 
 _inline_hidden_cache: dict[str, bool] = {}
@@ -448,6 +450,52 @@ def _settle_layout_words(
             element = page.block_elements[block_id]
             signal = signal_without(element.get("class"), element.get("id"), ignored)
             page.block_signals[block_id] = signal
+
+
+def _free_headline_words(page: PageSegments, named: list[tuple[int, frozenset[str]]]) -> None:
+    """The page's one headline (its only ``<h1>``, not a link: a logo's h1 links home) sits
+    in no sidebar, footer or menu: region words (`REGION_TOKENS`) on the blocks around it
+    describe this page's layout ("sidebar-first-only" on every column of a Drupal theme) when
+    the blocks they name hold most of the page's prose, and those blocks are judged without
+    them. Other words there stay: "mh0-print" is a
+    print utility around the headline, and "print" still marks print-only furniture."""
+    tags = page.block_tags
+    h1s = [block_id for block_id, tag in enumerate(tags) if tag == "h1"]
+    if len(h1s) != 1:
+        return
+    headline = h1s[0]
+    element = page.block_elements[headline]
+    if element.find(".//a") is not None or not page.prose[headline]:
+        return
+    words_of = dict(named)
+    layout: set[str] = set()
+    block = page.block_parents[headline]
+    while block >= 0:
+        words = words_of.get(block)
+        if words is not None and page.block_signals[block] < 0:
+            layout |= words & REGION_TOKENS
+        block = page.block_parents[block]
+    # ... when the blocks the word names hold most of the page's prose (a "region-sub-menu"
+    # banner around the page title names only itself, and the menus stay furniture).
+    threshold = LAYOUT_WORD_PROSE_SHARE * page.prose[0] if page.prose else 0
+    ends, prose = page.block_ends, page.prose
+    for word in list(layout):
+        covered, outer_end = 0, -1
+        for block_id, words in named:  # document order: nested blocks are counted once
+            if word in words and block_id > outer_end:
+                covered += prose[block_id]
+                outer_end = ends[block_id]
+        if not covered >= threshold > 0:
+            layout.discard(word)
+    if not layout:
+        return
+    ignored = frozenset(layout)
+    for block_id, words in named:
+        if not words.isdisjoint(ignored):
+            element = page.block_elements[block_id]
+            page.block_signals[block_id] = signal_without(
+                element.get("class"), element.get("id"), ignored
+            )
 
 
 #: Furniture words that name a control's label ("read-more", "load-more", "show-more"), and

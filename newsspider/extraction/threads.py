@@ -21,7 +21,12 @@ import bisect
 from dataclasses import dataclass
 
 from newsspider.extraction.assembly import BodySelection
-from newsspider.extraction.class_words import OVERLAY, STRONG_FURNITURE, class_meaning
+from newsspider.extraction.class_words import (
+    OVERLAY,
+    REGION_TOKENS,
+    STRONG_FURNITURE,
+    class_meaning,
+)
 from newsspider.extraction.page_model import HEADING_TAGS, PageSegments
 from newsspider.extraction.scoring import ContainerChoice
 
@@ -46,9 +51,7 @@ POST_SHARE = 0.75
 _OUTSIDE_TAGS = frozenset({"nav", "aside", "footer", "menu", "header"})
 #: The same regions named by a class or id (`div.site-footer`): page builders wrap header,
 #: footer and article in one widget template, which repeats like posts.
-_OUTSIDE_WORDS = frozenset(
-    "footer sidebar nav navbar navigation menu breadcrumb breadcrumbs pagination pager".split()
-)
+_OUTSIDE_WORDS = REGION_TOKENS
 #: Link-dominated segments inside a post (a "quote" header, a lone link line) are kept when
 #: under this link density.
 MAX_LINK_DENSITY = 0.5
