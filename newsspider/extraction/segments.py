@@ -460,10 +460,9 @@ def _free_headline_words(page: PageSegments, named: list[tuple[int, frozenset[st
     them. Other words there stay: "mh0-print" is a
     print utility around the headline, and "print" still marks print-only furniture."""
     tags = page.block_tags
-    h1s = [block_id for block_id, tag in enumerate(tags) if tag == "h1"]
-    if len(h1s) != 1:
+    if tags.count("h1") != 1:  # C-speed scans: this runs on every page
         return
-    headline = h1s[0]
+    headline = tags.index("h1")
     element = page.block_elements[headline]
     if element.find(".//a") is not None or not page.prose[headline]:
         return
