@@ -101,3 +101,28 @@ def test_an_exception_inside_still_ends_the_pause() -> None:
     with pytest.raises(RuntimeError), collector_paused(PAUSE_FROM_BYTES):
         raise RuntimeError("boom")
     assert gc.isenabled()
+
+
+def test_extractions_in_many_threads_leave_the_collector_running() -> None:
+    """The crawl extracts in a thread pool: pauses that start and end in any interleaving
+    leave no pause in flight and the collector on."""
+    import threading
+
+    errors: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            for _ in range(200):
+                with collector_paused(PAUSE_FROM_BYTES):
+                    assert not gc.isenabled()
+        except BaseException as error:  # reported by the main thread
+            errors.append(error)
+
+    threads = [threading.Thread(target=work) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert pause_in_flight() == 0
+    assert gc.isenabled()
