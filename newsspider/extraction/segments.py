@@ -427,29 +427,41 @@ def _settle_layout_words(
     for block_id, words in named:
         for word in words & candidates:
             blocks.setdefault(word, []).append(block_id)
+    layout = {
+        word
+        for word, ids in blocks.items()
+        if (len(ids) >= LAYOUT_WORD_MIN_BLOCKS or word in section_words)
+        and _hold_most_prose(page, ids)
+    }
+    _judge_without(page, named, frozenset(layout))
+
+
+def _hold_most_prose(page: PageSegments, block_ids: list[int]) -> bool:
+    """Do these blocks (document order) hold `LAYOUT_WORD_PROSE_SHARE` of the page's prose?
+    A block inside the last counted one is not counted again."""
     threshold = LAYOUT_WORD_PROSE_SHARE * page.prose[0] if page.prose else 0
-    ends = page.block_ends
-    prose = page.prose
-    layout: set[str] = set()
-    for word, ids in blocks.items():
-        if len(ids) < LAYOUT_WORD_MIN_BLOCKS and word not in section_words:
-            continue
-        covered = 0
-        outer_end = -1
-        for block_id in ids:  # document order: a block inside the last counted one is skipped
-            if block_id > outer_end:
-                covered += prose[block_id]
-                outer_end = ends[block_id]
-        if covered >= threshold > 0:
-            layout.add(word)
-    if not layout:
+    ends, prose = page.block_ends, page.prose
+    covered, outer_end = 0, -1
+    for block_id in block_ids:
+        if block_id > outer_end:
+            covered += prose[block_id]
+            outer_end = ends[block_id]
+    return covered >= threshold > 0
+
+
+def _judge_without(
+    page: PageSegments, named: list[tuple[int, frozenset[str]]], ignored: frozenset[str]
+) -> None:
+    """Judge every block that `ignored` words name without them (they are this page's
+    layout), in place."""
+    if not ignored:
         return
-    ignored = frozenset(layout)
     for block_id, words in named:
         if not words.isdisjoint(ignored):
             element = page.block_elements[block_id]
-            signal = signal_without(element.get("class"), element.get("id"), ignored)
-            page.block_signals[block_id] = signal
+            page.block_signals[block_id] = signal_without(
+                element.get("class"), element.get("id"), ignored
+            )
 
 
 def _free_headline_words(page: PageSegments, named: list[tuple[int, frozenset[str]]]) -> None:
@@ -457,8 +469,8 @@ def _free_headline_words(page: PageSegments, named: list[tuple[int, frozenset[st
     in no sidebar, footer or menu: region words (`REGION_TOKENS`) on the blocks around it
     describe this page's layout ("sidebar-first-only" on every column of a Drupal theme) when
     the blocks they name hold most of the page's prose, and those blocks are judged without
-    them. Other words there stay: "mh0-print" is a
-    print utility around the headline, and "print" still marks print-only furniture."""
+    them. Other words there stay: "mh0-print" is a print utility around the headline, and
+    "print" still marks print-only furniture."""
     tags = page.block_tags
     if tags.count("h1") != 1:  # C-speed scans: this runs on every page
         return
@@ -476,25 +488,12 @@ def _free_headline_words(page: PageSegments, named: list[tuple[int, frozenset[st
         block = page.block_parents[block]
     # ... when the blocks the word names hold most of the page's prose (a "region-sub-menu"
     # banner around the page title names only itself, and the menus stay furniture).
-    threshold = LAYOUT_WORD_PROSE_SHARE * page.prose[0] if page.prose else 0
-    ends, prose = page.block_ends, page.prose
-    for word in list(layout):
-        covered, outer_end = 0, -1
-        for block_id, words in named:  # document order: nested blocks are counted once
-            if word in words and block_id > outer_end:
-                covered += prose[block_id]
-                outer_end = ends[block_id]
-        if not covered >= threshold > 0:
-            layout.discard(word)
-    if not layout:
-        return
-    ignored = frozenset(layout)
-    for block_id, words in named:
-        if not words.isdisjoint(ignored):
-            element = page.block_elements[block_id]
-            page.block_signals[block_id] = signal_without(
-                element.get("class"), element.get("id"), ignored
-            )
+    held = {
+        word
+        for word in layout
+        if _hold_most_prose(page, [block_id for block_id, words in named if word in words])
+    }
+    _judge_without(page, named, frozenset(held))
 
 
 #: Furniture words that name a control's label ("read-more", "load-more", "show-more"), and
