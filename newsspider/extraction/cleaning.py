@@ -137,18 +137,18 @@ def clean_tree(root: etree._Element) -> None:
     place_streamed_parts(root)  # before the templates marking their places are stripped
     mark_form_boxes(root)
     controlled: set[str] = set()  # ids the page's buttons open (`aria-controls`)
-    for button in root.iter("button", "dialog"):
-        if button.tag == "dialog":
+    for element in root.iter("button", "dialog"):
+        if element.tag == "dialog":
             # Hidden until a script opens it, then laid over the page: an overlay (the walk
             # reads aria-modal as one, and `popover` elements likewise).
-            if button.get("open") is None:
-                button.set("aria-modal", "true")
+            if element.get("open") is None:
+                element.set("aria-modal", "true")
             continue
-        if (opens := button.get("aria-controls")) is not None:
+        if (opens := element.get("aria-controls")) is not None:
             controlled.update(opens.split())
-        if len(button) and next(button.iter(*_NOT_IN_A_BUTTON), None) is not None:
+        if len(element) and next(element.iter(*_NOT_IN_A_BUTTON), None) is not None:
             # Kept as a plain block: stripping it would take the page with it.
-            button.tag = "div"
+            element.tag = "div"
     if controlled:  # before the buttons go: what they open is content, collapsed
         reveal_controlled(root, controlled)
     etree.strip_elements(root, *_NEVER_TEXT, with_tail=False)

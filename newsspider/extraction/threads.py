@@ -49,9 +49,6 @@ MIN_MEDIAN_POST_PROSE = 40
 POST_SHARE = 0.75
 #: Regions that never hold a thread's posts (menus repeat templates, headers copy them).
 _OUTSIDE_TAGS = frozenset({"nav", "aside", "footer", "menu", "header"})
-#: The same regions named by a class or id (`div.site-footer`): page builders wrap header,
-#: footer and article in one widget template, which repeats like posts.
-_OUTSIDE_WORDS = REGION_TOKENS
 #: Link-dominated segments inside a post (a "quote" header, a lone link line) are kept when
 #: under this link density.
 MAX_LINK_DENSITY = 0.5
@@ -249,7 +246,7 @@ class _PostChecks:
             return False
         element = self.page.block_elements[block_id]
         words = class_meaning(element.get("class"), element.get("id"))[3]
-        return not _OUTSIDE_WORDS.isdisjoint(words)
+        return not REGION_TOKENS.isdisjoint(words)
 
     def posts(self, members: list[int], containers: dict[int, int]) -> list[int]:
         page = self.page
