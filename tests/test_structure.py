@@ -395,3 +395,24 @@ def test_a_linked_logo_headline_frees_no_region_word() -> None:
     # furniture word on the column; the page's own headline frees it.
     assert _content_column_signal('<h1><a href="/">The Courier</a></h1>') == STRONG_FURNITURE
     assert _content_column_signal("<h1>Sea wall approved</h1>") == 0
+
+
+def test_a_formula_is_text_its_tex_source_is_not() -> None:
+    # MathJax renders a formula twice: drawn glyphs (no text) and MathML for screen readers,
+    # inside custom elements whose class reads as a menu ("CtxtMenu_Attached_0").
+    formula = (
+        '<mjx-container class="MathJax CtxtMenu_Attached_0" jax="CHTML">'
+        '<mjx-math aria-hidden="true"><mjx-mi><mjx-c class="mjx-c1D44E"></mjx-c></mjx-mi>'
+        '</mjx-math><mjx-assistive-mml display="inline"><math><semantics><mrow><mi>a</mi>'
+        "<mo>≠</mo><mn>0</mn></mrow>"
+        '<annotation encoding="application/x-tex">a \\neq 0</annotation></semantics></math>'
+        "</mjx-assistive-mml></mjx-container>"
+    )
+    html = page(
+        f"<article><h1>Sea wall approved</h1><p>{PARAGRAPHS[0]} When {formula}, the wall "
+        f"holds.</p>{paragraphs().split('</p>', 1)[1]}</article>"
+    )
+    body = extract(html).body
+    assert "When a ≠ 0 , the wall holds." in body
+    assert "neq" not in body
+    assert PARAGRAPHS[1] in body

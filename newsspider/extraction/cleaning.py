@@ -15,7 +15,9 @@ _NEVER_TEXT = (
     "noscript",
     "template",
     "svg",
-    "math",
+    # A formula's TeX or other source beside its MathML; the MathML itself is kept (below).
+    "annotation",
+    "annotation-xml",
     "iframe",
     "object",
     "embed",
@@ -32,6 +34,13 @@ _NEVER_TEXT = (
     "audio",
     "map",
 )
+
+
+#: MathML's token elements: each is one symbol, name or number of a formula, written with no
+#: space between them. A space after each keeps "x² + bx" from reading as one word "x2+bx".
+_MATH_TOKENS = ("mi", "mn", "mo", "ms", "mtext")
+#: Custom-element wrappers of a formula read as inline, counted from the <math> up.
+_MATH_WRAPPER_LEVELS = 3
 
 
 #: A button holding one of these is not a control: an unclosed <div> inside it made the parser
@@ -130,14 +139,33 @@ class _Count:
 
 def clean_tree(root: etree._Element) -> None:
     """Strip elements that never hold prose, in place, after putting streamed parts in their
-    places (`streaming`), marking form boxes and closed dialogs (overlays) and showing what
+    places (`streaming`), marking form boxes and closed dialogs (overlays), spacing formulas'
+    symbols and showing what
     the page's buttons open (`visibility.reveal_controlled`). Other hidden elements are
     skipped by the segment walk, which sees every attribute anyway, instead of a costly XPath
     here (one over every element for popovers cost 5% of an extraction)."""
     place_streamed_parts(root)  # before the templates marking their places are stripped
     mark_form_boxes(root)
     controlled: set[str] = set()  # ids the page's buttons open (`aria-controls`)
-    for element in root.iter("button", "dialog"):
+    for element in root.iter("button", "dialog", "math"):
+        if element.tag == "math":
+            # A formula is the article's text (its MathML is what a screen reader reads and
+            # what a copy holds); its tokens are spaced so they stay words.
+            for token in element.iter(*_MATH_TOKENS):
+                token.tail = " " + token.tail if token.tail else " "
+            # A renderer's custom elements around it (MathJax's <mjx-container>) sit inside
+            # the sentence: read them as inline, not as the containers custom elements
+            # usually are (whose class words, "CtxtMenu_Attached", would make them furniture).
+            wrapper, outermost = element.getparent(), None
+            for _ in range(_MATH_WRAPPER_LEVELS):
+                if wrapper is None or "-" not in wrapper.tag:
+                    break
+                outermost, wrapper = wrapper, wrapper.getparent()
+            if outermost is not None:  # with the drawn copy's elements inside it
+                for part in outermost.iter():
+                    if isinstance(part.tag, str) and "-" in part.tag:
+                        part.tag = "span"
+            continue
         if element.tag == "dialog":
             # Hidden until a script opens it, then laid over the page: an overlay (the walk
             # reads aria-modal as one, and `popover` elements likewise).
