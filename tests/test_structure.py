@@ -416,3 +416,49 @@ def test_a_formula_is_text_its_tex_source_is_not() -> None:
     assert "When a ≠ 0 , the wall holds." in body
     assert "neq" not in body
     assert PARAGRAPHS[1] in body
+
+
+FEATURES = [
+    (
+        "Page Inspector",
+        "Examine the markup and styles of any page, and change its structure and layout as you go.",
+    ),
+    (
+        "Web Console",
+        "See what a page logs as it runs, and talk to the page with a few lines "
+        "of script of your own.",
+    ),
+    (
+        "Debugger",
+        "Step through the code of a page and look at its state as it runs, to "
+        "find where the bugs are.",
+    ),
+    (
+        "Network Monitor",
+        "See every request a page makes, how long each one takes and what the server sent back.",
+    ),
+    (
+        "Style Editor",
+        "View and edit the styles of a page, add new ones of your own and apply them to any page.",
+    ),
+]
+
+
+def test_a_list_of_features_each_closed_by_a_link_belongs_to_the_page() -> None:
+    # Each item: its name, a sentence, and a "Learn more" link to its documentation. The
+    # links are calls to action, not a menu: the list stays with the intro above it.
+    items = "".join(
+        f'<li class="feature"><h2>{name}</h2><p>{text}</p>'
+        f'<a href="/docs/{name}" class="more">Learn more about {name}</a></li>'
+        for name, text in FEATURES
+    )
+    html = page(
+        f'<main><section class="intro"><h1>Welcome to the developer edition</h1>'
+        f"<p>{PARAGRAPHS[0]}</p><p>{PARAGRAPHS[1]}</p></section>"
+        f'<section class="features"><header><h2>Features and tools</h2></header>'
+        f'<ul class="features">{items}</ul></section></main>'
+    )
+    body = extract(html).body
+    assert PARAGRAPHS[1] in body
+    for _, text in FEATURES:
+        assert text in body

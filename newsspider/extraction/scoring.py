@@ -285,6 +285,35 @@ def _forgive_surrounded_lists(page: PageSegments, values: list[float]) -> None:
         index = last + 1
 
 
+def _forgive_closing_links(page: PageSegments, values: list[float]) -> None:
+    """A link alone on the last line of a list item, right after that item's own prose ("Learn
+    more about the Page Inspector" under a feature's description), is the item's call to
+    action, not navigation: it pays the rate of a link inside a sentence. A list of features,
+    each closed by such a link, otherwise scores below nothing and falls out of the page it
+    belongs to. Menu items have no prose before their links."""
+    owners = page.segment_owners
+    chars = page.segment_chars
+    link_chars = page.segment_link_chars
+    ends = page.block_ends
+    tags = page.block_tags
+    count = len(owners)
+    for index in range(1, count):
+        if link_chars[index] != chars[index] or values[index] >= 0:
+            continue
+        item, before = owners[index], index - 1
+        if (
+            tags[item] == "li"
+            and item <= owners[before] <= ends[item]  # the prose is the block's own
+            and (index + 1 == count or owners[index + 1] > ends[item])  # the link closes it
+            and values[before] > 0
+            and page.segment_punctuation[before] > 0
+            and chars[before] - link_chars[before] >= 2 * chars[index]
+        ):
+            values[index] = max(
+                values[index], -INLINE_LINK_PENALTY * chars[index] - SEGMENT_COST
+            )
+
+
 def _weigh_main_region(page: PageSegments, adjusted: list[float]) -> list[float]:
     if len(page.main_regions) != 1:  # none, or a page that nests several documents
         return adjusted
@@ -315,6 +344,7 @@ def choose_container(page: PageSegments) -> ContainerChoice | None:
     )
     _forgive_introduced_lists(page, value_list)
     _forgive_surrounded_lists(page, value_list)
+    _forgive_closing_links(page, value_list)
     boilerplate = marks.segments
     if True in boilerplate:
         for index, value in enumerate(value_list):
