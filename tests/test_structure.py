@@ -462,3 +462,21 @@ def test_a_list_of_features_each_closed_by_a_link_belongs_to_the_page() -> None:
     assert PARAGRAPHS[1] in body
     for _, text in FEATURES:
         assert text in body
+
+
+def test_a_custom_element_inside_a_paragraph_is_part_of_its_sentence() -> None:
+    # A paragraph holds only phrasing content (the parser closes it before a block), so a
+    # custom element there is inline, whatever its class says: not a block of its own, cut
+    # out of the sentence as a "menu".
+    sentence = (
+        "Shares of the harbour company "
+        '<fin-streamer class="price-menu" data-symbol="HBR">12.40</fin-streamer>'
+        " rose after the council's vote on the new sea wall."
+    )
+    html = page(f"<article><h1>Sea wall approved</h1><p>{sentence}</p>{paragraphs()}</article>")
+    lines = extract(html).body.split("\n")
+    assert (
+        "Shares of the harbour company 12.40 rose after the council's vote on the new sea wall."
+        in lines
+    )
+    assert PARAGRAPHS[1] in lines

@@ -39,6 +39,7 @@ cdef enum:
     BREAK_TAG = 3
     HIDDEN = 4
     INSIDE_HIDDEN = 5
+    CUSTOM = 6  # segments._CUSTOM: told apart by CUSTOM_FLAG once the tag is known
 
 # The walk offers the GIL to other threads after every 1024 elements entered (a mask).
 cdef enum:
@@ -57,6 +58,8 @@ cdef enum:
     BOILERPLATE_FLAG = 8  # nav, aside, footer, menu
     CAPTION_FLAG = 16  # figure, figcaption
     MAIN_FLAG = 32
+    PARAGRAPH_FLAG = 64  # <p>: what it holds is phrasing content
+    CUSTOM_FLAG = 128  # a custom element (a hyphen in its name), a block by default
 
 # Tag names by libxml2 name pointer: names are interned in the document's dictionary, so a page
 # decodes and classifies each tag name once. Open addressing; full means "look it up".
@@ -519,6 +522,7 @@ cdef class _Walk:
         cdef Py_ssize_t probe
         cdef _TagEntry* entry
         cdef str tag
+        cdef bint custom
         if c_node.ns is NULL:
             slot = (<uintptr_t> c_node.name >> 4) & (TAG_TABLE_SIZE - 1)
             for probe in range(TAG_TABLE_SIZE):
@@ -536,6 +540,9 @@ cdef class _Walk:
             tag = "{%s}%s" % (href, tag)
         found = _tag_kinds.get(tag)
         kind[0] = _tag_kind(tag) if found is None else found
+        custom = kind[0] == CUSTOM
+        if custom:
+            kind[0] = BLOCK
         flags[0] = (
             (PRE_FLAG if tag == "pre" else 0)
             | (TEASER_FLAG if tag in _teaser_headings else 0)
@@ -543,6 +550,8 @@ cdef class _Walk:
             | (BOILERPLATE_FLAG if tag in _boilerplate_tags else 0)
             | (CAPTION_FLAG if tag in _caption_tags else 0)
             | (MAIN_FLAG if tag == "main" else 0)
+            | (PARAGRAPH_FLAG if tag == "p" else 0)
+            | (CUSTOM_FLAG if custom else 0)
         )
         if slot >= 0 and self.tag_table[slot].name is NULL and self.tag_count < TAG_TABLE_SIZE // 2:
             entry = &self.tag_table[slot]
@@ -656,6 +665,12 @@ cdef class _Walk:
             self.push_kind(INSIDE_HIDDEN)
             return 0
         tag = self.tag_of(c_node, &kind, &flags)
+        if (
+            flags & CUSTOM_FLAG
+            and self.stack_length
+            and self.stack_flags[self.stack_length - 1] & PARAGRAPH_FLAG
+        ):
+            kind = INLINE  # segments: a custom element inside a paragraph is phrasing
         if kind == BLOCK:
             if self.has_text:
                 if not self.stack_length:
@@ -679,7 +694,7 @@ cdef class _Walk:
             self.ends.append(-1)  # set when the block is left
             if flags & PRE_FLAG:
                 self.pre_depth += 1
-            self.push_block(block_id, flags & (PRE_FLAG | TEASER_FLAG))
+            self.push_block(block_id, flags & (PRE_FLAG | TEASER_FLAG | PARAGRAPH_FLAG))
         elif kind == LINK:
             self.link_depth += 1
             if self.stack_length and self.stack_flags[self.stack_length - 1] & TEASER_FLAG:

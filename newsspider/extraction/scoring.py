@@ -295,15 +295,14 @@ def _forgive_closing_links(page: PageSegments, values: list[float]) -> None:
     chars = page.segment_chars
     link_chars = page.segment_link_chars
     ends = page.block_ends
-    tags = page.block_tags
     count = len(owners)
-    for index in range(1, count):
-        if link_chars[index] != chars[index] or values[index] >= 0:
+    # Segments owned by a list item (the owner's tag per segment): few on most pages.
+    for index in [i for i, tag in enumerate(page.segment_tags) if tag == "li"]:
+        if index == 0 or link_chars[index] != chars[index] or values[index] >= 0:
             continue
         item, before = owners[index], index - 1
         if (
-            tags[item] == "li"
-            and item <= owners[before] <= ends[item]  # the prose is the block's own
+            item <= owners[before] <= ends[item]  # the prose is the item's own
             and (index + 1 == count or owners[index + 1] > ends[item])  # the link closes it
             and values[before] > 0
             and page.segment_punctuation[before] > 0

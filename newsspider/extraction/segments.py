@@ -66,6 +66,8 @@ _BREAK = "\x00"
 _INLINE, _BLOCK, _LINK, _BREAK_TAG = 0, 1, 2, 3
 # The walk's marks for an inline element hidden by its style and for what it contains.
 _HIDDEN, _INSIDE_HIDDEN = 4, 5
+# A custom element: a block, except inside a paragraph (the walk decides, from the open block).
+_CUSTOM = 6
 _tag_kinds: dict[str, int] = dict.fromkeys(BLOCK_TAGS, _BLOCK) | {"a": _LINK, "br": _BREAK_TAG}
 
 
@@ -73,7 +75,7 @@ def _tag_kind(tag: str) -> int:
     kind = _tag_kinds.get(tag)
     if kind is None:
         # Custom elements (<article-body>, <amp-story>) are containers more often than inline.
-        kind = _BLOCK if "-" in tag else _INLINE
+        kind = _CUSTOM if "-" in tag else _INLINE
         if len(_tag_kinds) < 10_000 and cacheable(tag):
             _tag_kinds[tag] = kind
     return kind
@@ -305,6 +307,10 @@ def _walk_python(
         if hidden:
             open_kinds.append(_INSIDE_HIDDEN)
             continue
+        if kind == _CUSTOM:
+            # A paragraph holds only phrasing content (the parser closes it before a block):
+            # a custom element in one (MathJax's <mjx-container>, a quote ticker) is inline.
+            kind = _INLINE if stack and tags[stack[-1]] == "p" else _BLOCK
         if kind == _BLOCK:
             if has_text:
                 flush(stack[-1])
