@@ -308,9 +308,7 @@ def _forgive_closing_links(page: PageSegments, values: list[float]) -> None:
             and page.segment_punctuation[before] > 0
             and chars[before] - link_chars[before] >= 2 * chars[index]
         ):
-            values[index] = max(
-                values[index], -INLINE_LINK_PENALTY * chars[index] - SEGMENT_COST
-            )
+            values[index] = max(values[index], -INLINE_LINK_PENALTY * chars[index] - SEGMENT_COST)
 
 
 def _weigh_main_region(page: PageSegments, adjusted: list[float]) -> list[float]:
