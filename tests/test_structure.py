@@ -480,3 +480,23 @@ def test_a_custom_element_inside_a_paragraph_is_part_of_its_sentence() -> None:
         in lines
     )
     assert PARAGRAPHS[1] in lines
+
+
+def test_a_table_in_a_figure_is_the_articles_data_its_caption_is_not() -> None:
+    # WordPress wraps every table in <figure class="wp-block-table">: the cells are the
+    # article's data; only the figcaption is a caption (kept in body_html, not in the text).
+    rows = "".join(
+        f"<tr><td>{rank}</td><td>{town}</td><td>{score}</td></tr>"
+        for rank, town, score in ((1, "Harbourside", "82.0"), (2, "Northbeach", "80.8"))
+    )
+    table = (
+        '<figure class="wp-block-table"><table><thead><tr><th>Rank</th><th>Town</th>'
+        f"<th>Score</th></tr></thead><tbody>{rows}</tbody></table>"
+        "<figcaption>Source: the council's flood survey</figcaption></figure>"
+    )
+    first, rest = paragraphs().split("</p>", 1)
+    html = page(f"<article><h1>Sea wall approved</h1>{first}</p>{table}{rest}</article>")
+    article = extract(html)
+    assert "Harbourside" in article.body and "80.8" in article.body
+    assert "flood survey" not in article.body
+    assert "flood survey" in (article.body_html or "")

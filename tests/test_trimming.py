@@ -170,3 +170,24 @@ def test_a_widget_with_many_blocks_but_little_prose_is_not_the_layout() -> None:
         f"<ul>{staff}</ul></div></div><footer><ul>{_MENU}</ul></footer></body></html>"
     )
     assert extract(page).body.splitlines() == PARAGRAPHS
+
+
+def test_a_table_ending_the_article_is_not_trimmed_as_crumbs() -> None:
+    # Short lines at the end of a body are widgets' crumbs ("Share", "Advertisement"); the
+    # cells of a table that ends the article are its data, however short.
+    paragraphs = "".join(
+        f"<p>{text}</p>"
+        for text in (
+            "The council published the results of its flood survey on Monday, town by town, "
+            "after a year of measurements along the whole of the coast.",
+            "Harbourside scored highest, helped by the old breakwater; Northbeach came second, "
+            "and the council says the new wall will lift both of them further.",
+        )
+    )
+    table = (
+        "<table><tr><th>Town</th><th>Score</th></tr><tr><td>Harbourside</td><td>82.0</td></tr>"
+        "<tr><td>Northbeach</td><td>80.8</td></tr></table>"
+    )
+    html = f"<html><body><article><h1>Flood survey</h1>{paragraphs}{table}</article></body></html>"
+    body = extract(html).body
+    assert body.endswith("80.8")

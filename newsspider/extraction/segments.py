@@ -600,6 +600,9 @@ def _ignore_heading_anchors(page: PageSegments, named: list[tuple[int, frozenset
 #: A caption is a line or two under a picture. A "caption" or "credit" word on a block with
 #: more prose than this names something else ("creditCardProductModule" around a whole story).
 CAPTION_MAX_PROSE = 800
+#: Blocks a figure shows rather than captions: HTML's figure holds "illustrations, diagrams,
+#: photos, code listings", and WordPress wraps every table and pull quote in a <figure>.
+_FIGURE_CONTENT_TAGS = frozenset({"table", "blockquote", "pre"})
 
 
 def _mark_captions(page: PageSegments, captioned: list[int]) -> None:
@@ -622,9 +625,11 @@ def _mark_captions(page: PageSegments, captioned: list[int]) -> None:
         return  # most pages: no caption to place or inherit
     for block_id in captioned:
         captions[block_id] = prose[block_id] <= CAPTION_MAX_PROSE
-    # Parents come before children: one forward pass settles inheritance.
+    # Parents come before children: one forward pass settles inheritance. A table, a quote or
+    # a code listing in a figure is what the figure shows, not its caption.
+    tags = page.block_tags
     for block_id, parent in enumerate(parents):
-        if parent >= 0 and captions[parent]:
+        if parent >= 0 and captions[parent] and tags[block_id] not in _FIGURE_CONTENT_TAGS:
             captions[block_id] = True
 
 

@@ -27,6 +27,9 @@ MAX_TRAILING_CRUMB = 19
 MAX_LEADING_HEADINGS = 2
 #: Author names shorter than this could match inside any word.
 MIN_AUTHOR_NAME = 4
+#: Sub-headings, and table cells: a table's last row is data ("Northbeach | 80.8"), however
+#: short, not a widget's crumb.
+_NEVER_TRIMMED = HEADING_TAGS | {"td", "th"}
 _SENTENCE_ENDS = (".", "。", "!", "?", "！", "？")
 # Numeric dates (2024-05-12, 2024年5月, 12/05/2024) and clock times (17:19).
 _DATE_OR_TIME = re.compile(
@@ -41,9 +44,9 @@ def _squash(text: str) -> str:
 
 
 def _short_non_sentence(segment: Segment, limit: float) -> bool:
-    """A line of text (not a heading) of at most `limit` effective characters that does not end
-    a sentence."""
-    if segment.tag in HEADING_TAGS or effective_chars(segment) > limit:
+    """A line of text (not a heading or a table cell) of at most `limit` effective characters
+    that does not end a sentence."""
+    if segment.tag in _NEVER_TRIMMED or effective_chars(segment) > limit:
         return False
     return not segment.text.rstrip().endswith(_SENTENCE_ENDS)
 
