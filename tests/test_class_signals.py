@@ -7,6 +7,7 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
+from newsspider import extract
 from newsspider.extraction.class_words import (
     STRONG_FURNITURE,
     WEAK_FURNITURE,
@@ -46,6 +47,26 @@ def test_every_hiding_class_name_passes_the_quick_test() -> None:
         assert hidden_class(f"card {name.upper()} wide"), name
     assert not hidden_class("hidden-xs card")  # a part of a name is not the name
     assert not hidden_class("hidden md:block")  # shown from a screen width on
+    assert not hidden_class("d-none d-md-block")  # the same in Bootstrap's words
+    assert not hidden_class("hidden-desktop hide-on-print")  # parts of names
+
+
+def test_a_main_region_hidden_by_a_framework_class_is_not_the_article() -> None:
+    # Bootstrap's "hide" is display:none: a <main> carrying it holds a copy the reader never
+    # sees, not the page's main content (the main-region weight must not pull the choice in).
+    visible = "".join(
+        f"<p>{n}. The harbour wall plan was approved after a decade of storms and a long public "
+        "consultation, and work on its first section will begin next spring.</p>"
+        for n in range(1, 4)
+    )
+    hidden = "<p>Old draft of the page, kept for the editors and never shown to readers.</p>"
+    html = (
+        f'<html><body><main class="post-main hide">{hidden * 3}</main>'
+        f'<div class="content">{visible}</div></body></html>'
+    )
+    body = extract(html).body
+    assert "harbour wall" in body
+    assert "Old draft" not in body
 
 
 CLASS_CHARACTERS = st.text(alphabet="aAbBzZ019-_ é", max_size=40)

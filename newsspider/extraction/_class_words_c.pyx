@@ -239,13 +239,6 @@ def work_out(classes, ident):
     return (
         signal,
         (class_flags & CAPTION_WORD) != 0,
-        _hidden_class(classes) if classes and _may_hide(classes) else False,
+        _hidden_class(classes) if classes else False,  # its own prefilter: one place
         frozenset(furniture) if signal < 0 else _empty,
     )
-
-
-cdef bint _may_hide(str classes):
-    """`visibility.hidden_class`'s own prefilter (one of its keys in the lower-cased value),
-    before calling it: most values hold none."""
-    lower = classes.lower()
-    return "hidden" in lower or "sr-only" in lower or "screen" in lower or "invisible" in lower

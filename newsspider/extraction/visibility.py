@@ -13,17 +13,18 @@ from lxml import etree
 
 #: Whole class names (not words inside one: "hidden-xs" hides only on small screens) that hide
 #: an element from sighted readers: screen-reader labels ("Opens in a new window") and blocks a
-#: script reveals or keeps closed (a subscription wall's ".hidden" copy).
+#: script reveals or keeps closed (a subscription wall's ".hidden" copy); the CSS frameworks'
+#: display:none utilities (Bootstrap's "hide", "d-none" and "invisible", Bulma's "is-hidden").
 HIDDEN_CLASS_NAMES = frozenset(
     """hidden sr-only visually-hidden visuallyhidden screen-reader-text screen-reader-only
     screenreader-only is-screenreader-only u-visually-hidden a11y-hidden element-invisible
-    offscreen""".split()
+    offscreen hide d-none is-hidden invisible""".split()
 )
 
 
 # Every name holds one of these: substring tests on the lower-cased value rule out most values
 # before any splitting (five times cheaper than one case-blind search for all the names).
-_HIDDEN_KEYS = ("hidden", "sr-only", "screen", "invisible")
+_HIDDEN_KEYS = ("hidden", "sr-only", "screen", "invisible", "hide", "d-none")
 
 
 def hidden_style(style: str) -> bool:
@@ -34,7 +35,9 @@ def hidden_style(style: str) -> bool:
 
 #: Utility classes that show an element from some screen width on ("hidden md:block" in
 #: Tailwind): the element is hidden on phones only, and a desktop reader sees it.
-_SHOWN_FROM_A_WIDTH = re.compile(r"(?:sm|md|lg|xl|2xl):(?:block|flex|grid|inline|table|contents)")
+_SHOWN_FROM_A_WIDTH = re.compile(
+    r"(?:(?:sm|md|lg|xl|2xl):|d-(?:sm|md|lg|xl|xxl)-)(?:block|flex|grid|inline|table|contents)"
+)
 
 
 def hidden_class(classes: str) -> bool:
