@@ -500,3 +500,21 @@ def test_a_table_in_a_figure_is_the_articles_data_its_caption_is_not() -> None:
     assert "Harbourside" in article.body and "80.8" in article.body
     assert "flood survey" not in article.body
     assert "flood survey" in (article.body_html or "")
+
+
+def test_a_sentence_that_links_what_it_names_stays_a_related_link_line_does_not() -> None:
+    # Most of the sentence is link text, but it ends a sentence and has words of its own.
+    cited = (
+        "<p>The engineers copied two older walls: "
+        '<a href="/walls/harbourside">the sea wall that Harbourside built along its quay in '
+        '2019</a> and <a href="/walls/northbeach">the breakwater that has kept Northbeach dry '
+        "since 1960</a>.</p>"
+    )
+    related = (
+        '<p>Related: <a href="/news/ferry">Ferry terminal reopens after storm repairs</a>.</p>'
+    )
+    first, rest = paragraphs().split("</p>", 1)
+    html = page(f"<article><h1>Sea wall approved</h1>{first}</p>{cited}{related}{rest}</article>")
+    body = extract(html).body
+    assert "The engineers copied two older walls: the sea wall that Harbourside" in body
+    assert "Ferry terminal reopens" not in body

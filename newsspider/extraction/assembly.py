@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from newsspider.extraction.page_model import HEADING_TAGS, SUBHEADING_TAGS, PageSegments
+from newsspider.extraction.page_model import (
+    DENSE_CHAR_EXTRA,
+    HEADING_TAGS,
+    SUBHEADING_TAGS,
+    PageSegments,
+)
 from newsspider.extraction.scoring import ContainerChoice
 
 MAX_LINK_DENSITY = 0.5
@@ -125,14 +130,43 @@ def _run_roots(page: PageSegments, choice: ContainerChoice) -> list[int]:
     return sorted(set(choice.run).union(_sibling_roots(page, alone)))
 
 
-def _keep(tag: str, link_density: float, value: float, furniture: bool, caption: bool) -> bool:
+def _keep(
+    page: PageSegments,
+    index: int,
+    link_density: float,
+    value: float,
+    *,
+    furniture: bool,
+    caption: bool,
+) -> bool:
     if furniture or caption:
         return False
+    tag = page.segment_tags[index]
     if tag == "h1":
         return False  # the headline is the title field, not body text
     if tag in HEADING_TAGS:
         return link_density <= MAX_LINK_DENSITY
-    return link_density <= MAX_LINK_DENSITY or value > 0
+    return link_density <= MAX_LINK_DENSITY or value > 0 or _cited_sentence(page, index)
+
+
+#: A sentence whose own words, outside its links, run to this many characters (CJK counted
+#: as dense) is text that cites, however much of it is linked.
+CITING_SENTENCE_CHARS = 40
+_SENTENCE_ENDS = (".", "!", "?", "。", "！", "？")
+
+
+def _cited_sentence(page: PageSegments, index: int) -> bool:
+    """A line of prose that links what it names ("This hotel features in my lists of the
+    <a>best hotels in New York</a> and the <a>most stunning pools</a>."): it ends a sentence
+    and has words of its own. A "Related: <a>Headline</a>" line has one or two."""
+    chars = page.segment_chars[index]
+    own = chars - page.segment_link_chars[index]
+    # CJK characters weigh as words; the segment's share of them stands for its own words'.
+    if own * (chars + DENSE_CHAR_EXTRA * page.segment_dense_chars[index]) < (
+        CITING_SENTENCE_CHARS * chars
+    ):
+        return False
+    return page.segment_lines[index][-1].rstrip().endswith(_SENTENCE_ENDS)
 
 
 def select_body(page: PageSegments, choice: ContainerChoice) -> BodySelection:
@@ -145,13 +179,14 @@ def select_body(page: PageSegments, choice: ContainerChoice) -> BodySelection:
     kept = []
     captions = []
     block_captions = page.block_captions
-    chars, link_chars, tags = page.segment_chars, page.segment_link_chars, page.segment_tags
+    chars, link_chars = page.segment_chars, page.segment_link_chars
     for index, owner in enumerate(page.segment_owners):
         if not in_body[owner]:
             continue
         caption = block_captions[owner]
         link_density = link_chars[index] / chars[index] if chars[index] else 0.0
-        if _keep(tags[index], link_density, choice.values[index], furniture[owner], caption):
+        value = choice.values[index]
+        if _keep(page, index, link_density, value, furniture=furniture[owner], caption=caption):
             kept.append(index)
         elif caption and not furniture[owner] and link_density <= MAX_LINK_DENSITY:
             captions.append(index)
