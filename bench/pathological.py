@@ -412,6 +412,16 @@ PATTERNS: dict[str, tuple[str, Callable[[int], bytes]]] = {
             + _fill(lambda i: f'<div hidden id="S:{i}"><p>{PROSE[i % 3]}</p></div>', n // 2)
         ).encode(),
     ),
+    "nested-formulas": (
+        "<math> inside <math>, each with a token",
+        lambda n: (
+            "<p>" + "<math><mi>x</mi>" * (n // 16) + "</math>" * (n // 16) + "</p>"
+        ).encode(),
+    ),
+    "custom-formula-wrappers": (
+        "custom elements nested deep, a formula at every level after its child",
+        lambda n: ("<x-a>" * (n // 40) + "<math><mi>x</mi></math></x-a>" * (n // 40)).encode(),
+    ),
     "controlled-panels": (
         "buttons with aria-controls, hidden panels",
         lambda n: _fill(

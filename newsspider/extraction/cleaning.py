@@ -38,9 +38,12 @@ _NEVER_TEXT = (
 
 #: MathML's token elements: each is one symbol, name or number of a formula, written with no
 #: space between them. A space after each keeps "x² + bx" from reading as one word "x2+bx".
-_MATH_TOKENS = ("mi", "mn", "mo", "ms", "mtext")
+_MATH_TOKENS = frozenset({"mi", "mn", "mo", "ms", "mtext"})
 #: Custom-element wrappers of a formula read as inline, counted from the <math> up.
 _MATH_WRAPPER_LEVELS = 3
+#: Nodes read for all the formulas of a page: a math paper's thousand formulas are well
+#: within it; 100,000 nested <math> elements would otherwise cost their square.
+_MAX_FORMULA_NODES = 100_000
 
 
 #: A button holding one of these is not a control: an unclosed <div> inside it made the parser
@@ -137,6 +140,29 @@ class _Count:
         return True
 
 
+def _read_formula(formula: etree._Element, visited: int) -> int:
+    """Keep a formula readable: its tokens spaced, so they stay words, and the custom-element
+    wrappers a renderer puts around it (MathJax's <mjx-container>, with the drawn copy's
+    elements inside) read as inline, not as blocks whose class ("CtxtMenu_Attached_0") might
+    make them furniture. Returns the nodes visited on the page so far; past
+    `_MAX_FORMULA_NODES` nothing more is visited (nested formulas re-read their insides)."""
+    wrapper, outermost = formula.getparent(), None
+    for _ in range(_MATH_WRAPPER_LEVELS):
+        if wrapper is None or "-" not in wrapper.tag:
+            break
+        outermost, wrapper = wrapper, wrapper.getparent()
+    for part in (formula if outermost is None else outermost).iter():
+        if visited >= _MAX_FORMULA_NODES:
+            break
+        visited += 1
+        tag = part.tag
+        if tag in _MATH_TOKENS:
+            part.tail = " " + part.tail if part.tail else " "
+        elif isinstance(tag, str) and "-" in tag:  # a renderer's element, inline like the rest
+            part.tag = "span"
+    return visited
+
+
 def clean_tree(root: etree._Element) -> None:
     """Strip elements that never hold prose, in place, after putting streamed parts in their
     places (`streaming`), marking form boxes and closed dialogs (overlays), spacing formulas'
@@ -147,24 +173,10 @@ def clean_tree(root: etree._Element) -> None:
     place_streamed_parts(root)  # before the templates marking their places are stripped
     mark_form_boxes(root)
     controlled: set[str] = set()  # ids the page's buttons open (`aria-controls`)
+    formula_nodes = 0  # nodes `_read_formula` has visited on this page
     for element in root.iter("button", "dialog", "math"):
         if element.tag == "math":
-            # A formula is the article's text (its MathML is what a screen reader reads and
-            # what a copy holds); its tokens are spaced so they stay words.
-            for token in element.iter(*_MATH_TOKENS):
-                token.tail = " " + token.tail if token.tail else " "
-            # A renderer's custom elements around it (MathJax's <mjx-container>) sit inside
-            # the sentence: read them as inline, not as the containers custom elements
-            # usually are (whose class words, "CtxtMenu_Attached", would make them furniture).
-            wrapper, outermost = element.getparent(), None
-            for _ in range(_MATH_WRAPPER_LEVELS):
-                if wrapper is None or "-" not in wrapper.tag:
-                    break
-                outermost, wrapper = wrapper, wrapper.getparent()
-            if outermost is not None:  # with the drawn copy's elements inside it
-                for part in outermost.iter():
-                    if isinstance(part.tag, str) and "-" in part.tag:
-                        part.tag = "span"
+            formula_nodes = _read_formula(element, formula_nodes)
             continue
         if element.tag == "dialog":
             # Hidden until a script opens it, then laid over the page: an overlay (the walk
