@@ -97,7 +97,7 @@ TAGS = (
     "br", "hr", "pre", "code", "blockquote", "form", "input", "button", "iframe", "svg", "math",
     "time", "font", "b", "i", "em", "strong", "select", "option", "template", "noscript",
     "textarea", "xmp", "plaintext", "frameset", "frame", "object", "embed", "dl", "dt", "dd",
-    "x-y", "custom-element", "o:p", "fb:like", "",
+    "x-y", "custom-element", "o:p", "fb:like", "mi", "mo", "annotation", "mjx-container", "",
 )  # fmt: skip
 UNCLOSED = (
     "<div>", "<p>", "<table>", "<td>", "<ul><li>", "<script>", "<style>", "<textarea>",
