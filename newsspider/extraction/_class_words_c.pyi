@@ -10,6 +10,7 @@ def configure(
     caption: frozenset[str],
     furniture: frozenset[str],
     hidden_class: Callable[[str], bool],
+    hidden_keys: tuple[str, ...],
     overlay_signal: int,
     strong_signal: int,
     weak_signal: int,

@@ -16,6 +16,7 @@ from libc.string cimport memcmp
 cdef frozenset _positive, _overlay, _strong, _weak, _caption, _furniture
 cdef frozenset _empty = frozenset()
 cdef object _hidden_class = None
+cdef tuple _hidden_keys = ()
 cdef int _OVERLAY, _STRONG, _WEAK
 
 
@@ -27,15 +28,17 @@ def configure(
     frozenset caption,
     frozenset furniture,
     hidden_class,
+    tuple hidden_keys,
     int overlay_signal,
     int strong_signal,
     int weak_signal,
 ):
     """The word sets and signals of `class_words`, handed over once at import."""
-    global _positive, _overlay, _strong, _weak, _caption, _furniture, _hidden_class
+    global _positive, _overlay, _strong, _weak, _caption, _furniture, _hidden_class, _hidden_keys
     global _OVERLAY, _STRONG, _WEAK
     _positive, _overlay, _strong, _weak = positive, overlay, strong, weak
     _caption, _furniture, _hidden_class = caption, furniture, hidden_class
+    _hidden_keys = hidden_keys
     _OVERLAY, _STRONG, _WEAK = overlay_signal, strong_signal, weak_signal
 
 
@@ -239,6 +242,16 @@ def work_out(classes, ident):
     return (
         signal,
         (class_flags & CAPTION_WORD) != 0,
-        _hidden_class(classes) if classes else False,  # its own prefilter: one place
+        _hidden_class(classes) if classes and _may_hide(classes) else False,
         frozenset(furniture) if signal < 0 else _empty,
     )
+
+
+cdef bint _may_hide(str classes):
+    """`visibility.hidden_class`'s prefilter (one of `visibility.HIDDEN_KEYS` in the
+    lower-cased value) before calling it: most values hold none."""
+    lower = classes.lower()
+    for key in _hidden_keys:
+        if key in lower:
+            return True
+    return False

@@ -10,7 +10,7 @@ import os
 import re
 
 from newsspider.extraction.caching import MAX_KEY_CHARS
-from newsspider.extraction.visibility import hidden_class
+from newsspider.extraction.visibility import HIDDEN_KEYS, hidden_class
 
 _CAMEL = re.compile(r"([a-z])([A-Z])")
 _TOKEN_SPLIT = re.compile(r"[^a-z0-9]+")
@@ -212,6 +212,7 @@ else:
         CAPTION_TOKENS,
         FURNITURE_TOKENS,
         hidden_class,
+        HIDDEN_KEYS,
         OVERLAY,
         STRONG_FURNITURE,
         WEAK_FURNITURE,
