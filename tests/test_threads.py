@@ -211,6 +211,21 @@ def test_noscript_notice_on_an_ordinary_page_stays_out() -> None:
     assert "enable JavaScript" not in body
 
 
+def test_a_script_shell_whose_noscript_is_only_a_notice_has_no_article() -> None:
+    # A single-page app's shell: the only text is "enable JavaScript". That notice is not a
+    # rendering of the page's content, so there is no body and no confidence in one.
+    notice = (
+        "<p>We're sorry but blog-frontend doesn't work properly without JavaScript enabled.</p>"
+    )
+    page = _script_shell(notice).replace(
+        "<body>", "<head><title>blog-frontend</title></head><body>"
+    )
+    article = extract(page)
+    assert article.body == ""
+    assert article.confidence == 0.0
+    assert article.page_type == "empty"
+
+
 def test_outside_test_on_blocks_nested_thousands_deep() -> None:
     """Found by bench.fuzz: the ancestor test recursed once per level (RecursionError, so an
     internal-error article) on a broken page nesting blocks 1 000+ deep."""

@@ -19,8 +19,12 @@ from newsspider.extraction.segments import segment_page
 
 #: A visible page with at least this much prose (non-link characters) is not a script shell.
 SHELL_MAX_PROSE = 1000
-#: The unwrapped page replaces the visible one when it holds this many times its prose.
+#: The unwrapped page replaces the visible one when it holds this many times its prose ...
 SHELL_FACTOR = 10
+#: ... and at least this much: a rendering of content, not the "You need to enable JavaScript
+#: to run this app" notice (46 and 114 characters on the development pages; the shortest real
+#: rendering there, a forum thread, holds 1,805).
+SHELL_MIN_PROSE = 250
 _MARKERS = ("<noscript", "<NOSCRIPT")
 #: The page's bytes are kept for a second parse only up to this size: extraction otherwise
 #: releases them before it starts (memory per MB of input), and script shells are small.
@@ -54,6 +58,6 @@ def crawler_rendering(
     clean_tree(root)
     revealed = segment_page(root, url)
     revealed_prose = revealed.prose[0] if revealed.prose else 0
-    if revealed_prose > 0 and revealed_prose >= SHELL_FACTOR * max(visible_prose, 1):
+    if revealed_prose >= max(SHELL_MIN_PROSE, SHELL_FACTOR * visible_prose):
         return revealed
     return None
