@@ -156,11 +156,11 @@ def _read_formulas(root: etree._Element, formulas: list[etree._Element]) -> None
 
 def clean_tree(root: etree._Element) -> None:
     """Strip elements that never hold prose, in place, after putting streamed parts in their
-    places (`streaming`), marking form boxes and closed dialogs (overlays), spacing formulas'
-    symbols and showing what
-    the page's buttons open (`visibility.reveal_controlled`). Other hidden elements are
-    skipped by the segment walk, which sees every attribute anyway, instead of a costly XPath
-    here (one over every element for popovers cost 5% of an extraction)."""
+    places (`streaming`), marking form boxes and closed dialogs (overlays), making formulas
+    readable (`_read_formulas`) and showing what the page's buttons open
+    (`visibility.reveal_controlled`). Other hidden elements are skipped by the segment walk,
+    which sees every attribute anyway, instead of a costly XPath here (one over every element
+    for popovers cost 5% of an extraction)."""
     place_streamed_parts(root)  # before the templates marking their places are stripped
     mark_form_boxes(root)
     controlled: set[str] = set()  # ids the page's buttons open (`aria-controls`)
