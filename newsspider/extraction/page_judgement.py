@@ -43,7 +43,7 @@ CERTAIN_REASONS: Final = frozenset({"not_html", "empty", "soft_404", "consent"})
 #: P(an article is present) under which an extracted page is dropped (the setting
 #: ``NEWSSPIDER_CONTENT_FILTER_MIN_PRESENCE``): the highest value that loses at most 0.5% of the
 #: development articles (docs/content-filter.md).
-DEFAULT_MIN_PRESENCE: Final = 0.07
+DEFAULT_MIN_PRESENCE: Final = 0.08
 
 #: Page types that say what they are (the extractor found no body, an error message, a sign-in
 #: form, bytes that are not text) and the drop reason each gives. The pipeline never keeps them
