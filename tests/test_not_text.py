@@ -21,6 +21,7 @@ import pytest
 from newsspider import extract
 from newsspider.cli import main
 from newsspider.extraction.binary import binary_signature, mostly_not_text
+from newsspider.extraction.content_score import score_page
 
 PAGE = (
     "<html><head><title>Budget report</title></head><body><article><h1>Budget report</h1>"
@@ -120,13 +121,59 @@ def test_truncated_binary_keeps_both_warnings() -> None:
         "\ufeff".encode("utf-16-le") + PAGE.decode().encode("utf-16-le"),
         # A few stray control bytes in a real page.
         PAGE.replace(b"budget", b"bud\x00get", 3),
+        # XHTML with an XML declaration; text that opens with a bracket or braces.
+        b'<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE html>\n' + PAGE,
+        b"[Updated] " + PAGE,
+        b"{{ title }} " + PAGE,
     ],
 )
 def test_text_pages_pass_the_gate(page: bytes) -> None:
     article = extract(page)
     assert article.page_type != "not_html"
-    assert not any(w.startswith(("binary-", "not-text")) for w in article.warnings)
+    assert not any(w.startswith(("binary-", "not-")) for w in article.warnings)
     assert "committee met" in article.body
+
+
+_ITEM = "<item><title>Budget report</title><description>The committee met.</description></item>"
+
+
+@pytest.mark.parametrize(
+    ("document", "warning"),
+    [
+        (json.dumps({"title": "Budget report", "body": "The committee met."}), "not-html-json"),
+        (json.dumps([{"title": "Budget report"}], indent=2), "not-html-json"),
+        (
+            f'<?xml version="1.0"?>\n<rss version="2.0"><channel>{_ITEM * 5}</channel></rss>',
+            "not-html-feed",
+        ),
+        (
+            '<?xml version="1.0"?><?xml-stylesheet href="/feed.xsl"?><!-- generated -->'
+            f'<feed xmlns="http://www.w3.org/2005/Atom"><entry>{_ITEM}</entry></feed>',
+            "not-html-feed",
+        ),
+        (
+            f'<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">{_ITEM}</rdf:RDF>',
+            "not-html-feed",
+        ),
+        (
+            '\ufeff<?xml version="1.0"?><urlset><url><loc>https://example.com/a</loc></url></urlset>',
+            "not-html-sitemap",
+        ),
+        (
+            '<?xml version="1.0"?><sitemapindex><sitemap><loc>x</loc></sitemap></sitemapindex>',
+            "not-html-sitemap",
+        ),
+    ],
+)
+def test_data_formats_are_not_pages(document: str, warning: str) -> None:
+    # A feed given to `extract` as a page came out as an "article" at confidence 0.8; the
+    # feed and sitemap parsers are what reads those.
+    for given in (document, document.encode("utf-8")):
+        article = extract(given)
+        assert article.page_type == "not_html"
+        assert article.confidence == 0.0
+        assert article.body == ""
+        assert warning in article.warnings
 
 
 def test_mostly_not_text_threshold() -> None:
@@ -147,3 +194,10 @@ def test_a_text_head_before_binary_is_not_text() -> None:
     # A server that prepends an HTML error header to a binary download.
     data = b"<html><head><title>x</title></head><body>" + b" " * 3000 + _noise(30_000)
     assert extract(data).page_type == "not_html"
+
+
+def test_the_content_filter_agrees_on_data_formats() -> None:
+    feed = f'<?xml version="1.0"?><rss version="2.0"><channel>{_ITEM * 40}</channel></rss>'
+    verdict = score_page(feed.encode(), "text/html")
+    assert not verdict.keep
+    assert verdict.reason == "not_html"

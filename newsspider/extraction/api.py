@@ -9,7 +9,12 @@ from typing import Any
 
 from newsspider.extraction.article import Article
 from newsspider.extraction.assembly import body_text, select_body
-from newsspider.extraction.binary import TEXT_SAMPLE, binary_signature, mostly_not_text
+from newsspider.extraction.binary import (
+    TEXT_SAMPLE,
+    binary_signature,
+    data_format,
+    mostly_not_text,
+)
 from newsspider.extraction.cleaning import clean_tree
 from newsspider.extraction.collector import collector_paused
 from newsspider.extraction.confidence import (
@@ -213,12 +218,16 @@ def _parse(
 
 
 def _not_text(head: bytes, text: Callable[[], str]) -> str | None:
-    """Why the page is not text ("binary-FORMAT" from its first bytes, "not-text" when its
-    ``text()`` is noise), or None."""
+    """Why the page is not a page ("binary-FORMAT" from its first bytes, "not-text" when its
+    ``text()`` is noise, "not-html-FORMAT" for JSON, a feed or a sitemap), or None."""
     signature = binary_signature(head)
     if signature is not None:
         return f"binary-{signature}"
-    return "not-text" if mostly_not_text(text()) else None
+    sample = text()
+    if mostly_not_text(sample):
+        return "not-text"
+    found = data_format(sample)
+    return f"not-html-{found}" if found is not None else None
 
 
 def _encode(text: str) -> bytes:

@@ -1,4 +1,5 @@
-"""Is this input text at all? Known binary signatures and control-character noise.
+"""Is this input a page at all? Known binary signatures, control-character noise, and text
+formats that are data, not a page (JSON, feeds, sitemaps).
 
 A crawl receives images, archives, compressed bodies a server forgot to label and truncated
 downloads; parsed as HTML they become a "body" of noise. This module is the one place that
@@ -97,3 +98,33 @@ def mostly_not_text(text: str) -> bool:
     return len(runs) > NOT_TEXT_RUNS * len(sample) or sum(map(len, runs)) > NOT_TEXT_CHARS * len(
         sample
     )
+
+
+# A JSON document: an object with a key (or empty), or an array of values. HTML never starts
+# with a brace or a bracket; a text that does and goes on like JSON is data.
+_JSON_START = re.compile(r'[\ufeff\s]*(?:\{\s*["}]|\[\s*[\[{"\]\d\-tfn])')
+# A feed or a sitemap: the document element, after an XML declaration, processing
+# instructions (a feed's stylesheet), comments and a doctype (RSS 0.91's).
+_XML_DATA_START = re.compile(
+    r"[\ufeff\s]*(?:<\?xml[^>]{0,500}>\s*)?"
+    r"(?:(?:<\?[^>]{0,500}>|<!--.{0,2000}?-->|<!DOCTYPE[^>]{0,500}>)\s*){0,10}"
+    r"<(?:[a-z]+:)?(rss|feed|RDF|urlset|sitemapindex)\b",
+    re.DOTALL,
+)
+_XML_FORMATS: Final = {
+    "rss": "feed",
+    "feed": "feed",
+    "RDF": "feed",
+    "urlset": "sitemap",
+    "sitemapindex": "sitemap",
+}
+
+
+def data_format(text: str) -> str | None:
+    """ "json", "feed" or "sitemap" when the text (its start is enough) is one of those data
+    formats rather than a page, else None. The feed and sitemap parsers read those; as a page
+    an RSS feed came out as an "article" at confidence 0.8."""
+    if _JSON_START.match(text, 0, 64):
+        return "json"
+    found = _XML_DATA_START.match(text, 0, 4096)
+    return _XML_FORMATS[found.group(1)] if found else None

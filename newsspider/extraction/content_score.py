@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from operator import sub
 from typing import Any, Final
 
-from newsspider.extraction.binary import binary_signature
+from newsspider.extraction.binary import binary_signature, data_format
 from newsspider.extraction.budgets import cut_to_budget
 from newsspider.extraction.caching import cacheable
 
@@ -206,6 +206,9 @@ def _is_html(body: bytes, content_type: str | None) -> bool:
     mime = (content_type or "").split(";", 1)[0].strip().lower()
     head = body[:1024]
     if binary_signature(head) is not None:
+        return False
+    # JSON, a feed or a sitemap served as a page: the extractor's gate says not_html too.
+    if data_format(head.decode("utf-8", "replace")) is not None:
         return False
     if mime in _HTML_TYPES:
         # A NUL byte means binary unless the page is UTF-16/32 (which starts with a BOM).
