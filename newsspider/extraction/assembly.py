@@ -4,13 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from newsspider.extraction.page_model import (
-    DENSE_CHAR_EXTRA,
-    HEADING_TAGS,
-    SUBHEADING_TAGS,
-    PageSegments,
-)
-from newsspider.extraction.scoring import ContainerChoice
+from newsspider.extraction.page_model import HEADING_TAGS, SUBHEADING_TAGS, PageSegments
+from newsspider.extraction.scoring import ContainerChoice, effective_chars
+from newsspider.extraction.textstats import SENTENCE_ENDS
 
 MAX_LINK_DENSITY = 0.5
 # A sibling of the container joins the body when it is at least this share of the container's
@@ -152,21 +148,16 @@ def _keep(
 #: A sentence whose own words, outside its links, run to this many characters (CJK counted
 #: as dense) is text that cites, however much of it is linked.
 CITING_SENTENCE_CHARS = 40
-_SENTENCE_ENDS = (".", "!", "?", "。", "！", "？")
 
 
 def _cited_sentence(page: PageSegments, index: int) -> bool:
     """A line of prose that links what it names ("This hotel features in my lists of the
     <a>best hotels in New York</a> and the <a>most stunning pools</a>."): it ends a sentence
     and has words of its own. A "Related: <a>Headline</a>" line has one or two."""
-    chars = page.segment_chars[index]
-    own = chars - page.segment_link_chars[index]
-    # CJK characters weigh as words; the segment's share of them stands for its own words'.
-    if own * (chars + DENSE_CHAR_EXTRA * page.segment_dense_chars[index]) < (
-        CITING_SENTENCE_CHARS * chars
-    ):
-        return False
-    return page.segment_lines[index][-1].rstrip().endswith(_SENTENCE_ENDS)
+    segment = page.segment(index)  # a few segments per page get here
+    # Its own words weighed like all of its text (CJK as words), by their share of it.
+    own = (segment.chars - segment.link_chars) * effective_chars(segment) / segment.chars
+    return own >= CITING_SENTENCE_CHARS and segment.text.rstrip().endswith(SENTENCE_ENDS)
 
 
 def select_body(page: PageSegments, choice: ContainerChoice) -> BodySelection:

@@ -103,21 +103,18 @@ def mostly_not_text(text: str) -> bool:
 # A JSON document: an object with a key (or empty), or an array of values. HTML never starts
 # with a brace or a bracket; a text that does and goes on like JSON is data.
 _JSON_START = re.compile(r'[\ufeff\s]*(?:\{\s*["}]|\[\s*[\[{"\]\d\-tfn])')
+#: Root elements (local names, lower-cased) of the XML data formats that are not pages; the
+#: feed and sitemap readers (`newsspider.spiders`) accept the same ones.
+FEED_ROOTS: Final = ("rss", "feed", "rdf")
+SITEMAP_ROOTS: Final = ("urlset", "sitemapindex")
 # A feed or a sitemap: the document element, after an XML declaration, processing
 # instructions (a feed's stylesheet), comments and a doctype (RSS 0.91's).
 _XML_DATA_START = re.compile(
     r"[\ufeff\s]*(?:<\?xml[^>]{0,500}>\s*)?"
     r"(?:(?:<\?[^>]{0,500}>|<!--.{0,2000}?-->|<!DOCTYPE[^>]{0,500}>)\s*){0,10}"
-    r"<(?:[a-z]+:)?(rss|feed|RDF|urlset|sitemapindex)\b",
+    r"<(?:[A-Za-z]+:)?((?i:" + "|".join((*FEED_ROOTS, *SITEMAP_ROOTS)) + r"))\b",
     re.DOTALL,
 )
-_XML_FORMATS: Final = {
-    "rss": "feed",
-    "feed": "feed",
-    "RDF": "feed",
-    "urlset": "sitemap",
-    "sitemapindex": "sitemap",
-}
 
 
 def data_format(text: str) -> str | None:
@@ -127,4 +124,6 @@ def data_format(text: str) -> str | None:
     if _JSON_START.match(text, 0, 64):
         return "json"
     found = _XML_DATA_START.match(text, 0, 4096)
-    return _XML_FORMATS[found.group(1)] if found else None
+    if found is None:
+        return None
+    return "feed" if found.group(1).lower() in FEED_ROOTS else "sitemap"

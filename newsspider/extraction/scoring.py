@@ -47,10 +47,17 @@ def effective_chars(segment: Segment) -> float:
 
 
 def segment_value(
-    chars: int, link_chars: int, punctuation: int, dense_chars: int, tag: str
+    chars: int,
+    link_chars: int,
+    punctuation: int,
+    dense_chars: int,
+    tag: str,
+    *,
+    in_sentence: bool = False,
 ) -> float:
     """How much a segment looks like article prose (positive) or furniture (negative), before
-    `BOILERPLATE_FACTOR` (see `choose_container`).
+    `BOILERPLATE_FACTOR` (see `choose_container`). ``in_sentence``: its links are known to
+    belong to the text around them (`_forgive_closing_links`), whatever their share.
 
     Takes the segment's fields, not a `Segment`: it is mapped over the page's lists."""
     # Without CJK the scale is exactly 1.0 (as `effective_chars(segment) / chars` otherwise).
@@ -62,7 +69,7 @@ def segment_value(
     punctuation_bonus = (cap if cap < punctuation else punctuation) * 10.0  # min() as it picks
     # Table cells are data, not lines of page furniture: they pay a smaller share of the cost.
     cost = _CELL_COST if tag in _CELL_TAGS else SEGMENT_COST
-    inline = punctuation > 0 and link_chars < INLINE_LINK_SHARE * chars
+    inline = in_sentence or (punctuation > 0 and link_chars < INLINE_LINK_SHARE * chars)
     link_penalty = INLINE_LINK_PENALTY if inline else LINK_PENALTY
     return text + punctuation_bonus - link_penalty * links - cost
 
@@ -308,7 +315,15 @@ def _forgive_closing_links(page: PageSegments, values: list[float]) -> None:
             and page.segment_punctuation[before] > 0
             and chars[before] - link_chars[before] >= 2 * chars[index]
         ):
-            values[index] = max(values[index], -INLINE_LINK_PENALTY * chars[index] - SEGMENT_COST)
+            in_sentence = segment_value(
+                chars[index],
+                link_chars[index],
+                page.segment_punctuation[index],
+                page.segment_dense_chars[index],
+                "li",
+                in_sentence=True,
+            )
+            values[index] = max(values[index], in_sentence)
 
 
 def _weigh_main_region(page: PageSegments, adjusted: list[float]) -> list[float]:

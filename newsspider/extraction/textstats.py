@@ -17,6 +17,10 @@ _PUNCTUATION_CHARS = (
 )
 
 
+#: What a sentence ends with, in Latin and CJK text (full-width forms): a line ending so is a
+#: sentence, not a label, a crumb or a link line.
+SENTENCE_ENDS = (".", "!", "?", "。", "！", "？")
+
 _PUNCTUATION = re.compile(f"[{re.escape(_PUNCTUATION_CHARS)}]")
 # CJK ideographs, kana and hangul carry roughly a word each; Latin letters a fifth of one.
 _DENSE_SCRIPT = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from newsspider.extraction.assembly import BodySelection
 from newsspider.extraction.page_model import HEADING_TAGS, PageSegments, Segment
 from newsspider.extraction.scoring import effective_chars
+from newsspider.extraction.textstats import SENTENCE_ENDS
 
 #: A dateline or byline is short: at most this many effective characters (CJK counted 3x).
 MAX_EDGE_LINE = 100
@@ -30,7 +31,6 @@ MIN_AUTHOR_NAME = 4
 #: Sub-headings, and table cells: a table's last row is data ("Northbeach | 80.8"), however
 #: short, not a widget's crumb.
 _NEVER_TRIMMED = HEADING_TAGS | {"td", "th"}
-_SENTENCE_ENDS = (".", "。", "!", "?", "！", "？")
 # Numeric dates (2024-05-12, 2024年5月, 12/05/2024) and clock times (17:19).
 _DATE_OR_TIME = re.compile(
     r"(?:19|20)\d\d\s*[-/.年]\s*\d{1,2}"
@@ -48,7 +48,7 @@ def _short_non_sentence(segment: Segment, limit: float) -> bool:
     that does not end a sentence."""
     if segment.tag in _NEVER_TRIMMED or effective_chars(segment) > limit:
         return False
-    return not segment.text.rstrip().endswith(_SENTENCE_ENDS)
+    return not segment.text.rstrip().endswith(SENTENCE_ENDS)
 
 
 def _is_metadata_line(segment: Segment, author_names: Sequence[str]) -> bool:

@@ -23,12 +23,12 @@ from typing import Any, Final
 from lxml import etree
 from w3lib.html import remove_tags
 
+from newsspider.extraction.binary import FEED_ROOTS
 from newsspider.spiders._dates import normalize_date
 from newsspider.spiders._urls import join_url
 from newsspider.spiders._xml import XmlSteps, children, local_name, text_of, xml_base
 from newsspider.spiders._xml import xml_bytes as _xml_bytes
 
-FEED_ROOTS: Final = ("rss", "feed", "rdf")
 _XML_ENTITIES: Final = frozenset({b"amp", b"lt", b"gt", b"quot", b"apos"})
 # An ampersand and what may follow it. Bounded repetitions, no nesting: linear time.
 _AMPERSAND: Final = re.compile(

@@ -18,6 +18,7 @@ from typing import Any, Final
 
 from lxml import etree
 
+from newsspider.extraction.binary import SITEMAP_ROOTS
 from newsspider.spiders._dates import normalize_date
 from newsspider.spiders._feeds import FeedRepair
 from newsspider.spiders._urls import join_url
@@ -69,7 +70,7 @@ class SitemapReader:
         # serves sitemaps too: they are written by the same kind of code.
         self._xml = XmlSteps(xml_bytes(data), ("url", "sitemap"), repair=FeedRepair)
         kind = self._xml.root_name
-        self.kind = kind if kind in ("urlset", "sitemapindex") else ""
+        self.kind = kind if kind in SITEMAP_ROOTS else ""
 
     def batches(self) -> Iterator[list[SitemapEntry]]:
         """The entries, one list (maybe empty) per parsing step."""
