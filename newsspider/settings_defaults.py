@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from newsspider.extraction.confidence import DROP_THRESHOLD
 from newsspider.extraction.page_judgement import DEFAULT_MIN_PRESENCE
 
 #: Where the add-on (and the manual-configuration docs) put the components.
@@ -128,7 +129,7 @@ DEFAULTS: Final[dict[str, Any]] = {
     EXTRACT_MAX_BYTES: None,
     EXTRACT_FUNCTION: "newsspider.extraction.api.extract",
     RELATIVE_DATES: True,
-    MIN_CONFIDENCE: 0.25,
+    MIN_CONFIDENCE: DROP_THRESHOLD,
     LOW_CONFIDENCE_ACTION: "drop",
     EXPLAIN_DIR: None,
     EXPLAIN_MAX: 100,

@@ -68,12 +68,15 @@ def test_reasons_name_the_furniture_word_and_where_it_came_from() -> None:
     assert headline.reason == "headline"
 
 
-def test_listing_teasers_are_explained_as_a_teaser_stream() -> None:
-    _, explanation = _explain(LISTING)
-    teasers = [b for b in explanation.blocks if b.reason == "teaser"]
-    assert len(teasers) >= 6
-    assert not any(b.in_body for b in teasers)
-    assert explanation.content_filter["keep"] is False  # the cheap filter agrees
+def test_a_listing_is_explained_as_page_content_not_an_article() -> None:
+    article, explanation = _explain(LISTING)
+    # No article on the page: the body is the listing itself, and the report says so.
+    assert explanation.container is not None
+    assert explanation.container.method == "page-content"
+    headlines = [b for b in explanation.blocks if b.tag in {"h2", "h3"} and b.in_body]
+    assert len(headlines) >= 6
+    assert "no-article" in article.warnings and article.page_type == "listing"
+    assert explanation.content_filter["keep"] is False  # the filter drops it all the same
 
 
 def test_content_filter_section_is_the_crawl_filters_decision() -> None:

@@ -18,6 +18,8 @@ from newsspider.extraction.binary import (
 from newsspider.extraction.cleaning import clean_tree
 from newsspider.extraction.collector import collector_paused
 from newsspider.extraction.confidence import (
+    DROP_THRESHOLD,
+    article_presence,
     confidence_features,
     page_evidence,
     score_confidence,
@@ -27,14 +29,16 @@ from newsspider.extraction.decoding import DecodedPage, decode_html
 from newsspider.extraction.html_output import body_html
 from newsspider.extraction.metadata import PageMetadata, read_metadata
 from newsspider.extraction.noscript import crawler_rendering, source_for_rendering
+from newsspider.extraction.page_content import CONTENT_PAGE_TYPES, content_selection
 from newsspider.extraction.pagetype import (
     body_shape,
     classify_page,
+    no_article_type,
     page_signals,
     read_form_signals,
 )
 from newsspider.extraction.parsing import parse_prepared, prepare_markup
-from newsspider.extraction.scoring import choose_container
+from newsspider.extraction.scoring import ContainerChoice, choose_container
 from newsspider.extraction.segments import segment_page
 from newsspider.extraction.stages import StageRecord
 from newsspider.extraction.strategies import STRATEGIES, StrategyInput
@@ -120,6 +124,7 @@ def _extract(
         del shell_source
     if record is not None:
         record.metadata, record.page = metadata, page
+    choice: ContainerChoice | None = None  # the default algorithm's, kept for `content_selection`
     if algorithm == "default":
         choice = choose_container(page)
         if choice is None:
@@ -162,16 +167,29 @@ def _extract(
     features = confidence_features(
         shape, metadata.is_article_hint, agreement, runner_up_ratio, page_type, evidence=evidence
     )
+    confidence = score_confidence(features, page_type) if text else 0.0
+    presence = article_presence(features) if text else 0.0
+    if choice is not None and page_type in CONTENT_PAGE_TYPES and confidence < DROP_THRESHOLD:
+        # No article on the page: its body is the page's own content (a listing, a product
+        # grid); the page type and the article confidence, measured above, say what it is.
+        content = content_selection(page, choice)
+        if content.segment_ids:
+            selection, text = content, body_text(page, content)
+            page_type = no_article_type(signals, shape) if page_type == "empty" else page_type
+            warnings.append("no-article")
+            if record is not None:
+                record.page_content = True
     if record is not None:
         record.selection, record.runner_up_ratio = selection, runner_up_ratio
         record.signals, record.shape, record.features = signals, shape, features
         record.is_article_hint, record.structured_agreement = metadata.is_article_hint, agreement
+        record.presence = presence
     return Article(
         url=url,
         body=text,
         body_html=body_html(page, selection.segment_ids, selection.caption_ids),
         page_type=page_type,
-        confidence=score_confidence(features, page_type) if text else 0.0,
+        confidence=confidence,
         encoding=used_encoding,
         warnings=tuple(warnings),
         **_metadata_fields(metadata),

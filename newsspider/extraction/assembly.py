@@ -22,7 +22,7 @@ class BodySelection:
     caption_ids: tuple[int, ...] = ()
 
 
-def _furniture_below(page: PageSegments, roots: list[int], labelled: list[bool]) -> list[bool]:
+def furniture_below(page: PageSegments, roots: list[int], labelled: list[bool]) -> list[bool]:
     """Per block: is it, or a block between it and one of the chosen roots, page furniture?
     (`labelled`: the sections scoring found opened by a furniture heading.)"""
     parents = page.block_parents
@@ -162,7 +162,7 @@ def _cited_sentence(page: PageSegments, index: int) -> bool:
 
 def select_body(page: PageSegments, choice: ContainerChoice) -> BodySelection:
     roots = _run_roots(page, choice) if choice.run else _sibling_roots(page, choice)
-    furniture = _furniture_below(page, roots, choice.furniture.labelled)
+    furniture = furniture_below(page, roots, choice.furniture.labelled)
     in_body = [False] * len(page.block_tags)
     for root in roots:
         end = page.block_ends[root]

@@ -19,7 +19,6 @@ from typing import Any, Final
 
 from newsspider.extraction.api import extract
 from newsspider.extraction.article import Article
-from newsspider.extraction.confidence import PRESENCE_MODEL
 from newsspider.extraction.content_score import PageVerdict, Thresholds, score_page
 from newsspider.extraction.stages import StageRecord
 
@@ -86,11 +85,10 @@ def usable_encoding(body: bytes, encoding: str | None) -> str | None:
     return encoding
 
 
-def presence_of(record: StageRecord, article: Article) -> float:
-    """P(an article is present) of an extraction made with ``record``; 0 without a body."""
-    if record.features is None or not article.body:
-        return 0.0
-    return PRESENCE_MODEL.probability(record.features)
+def presence_of(record: StageRecord) -> float:
+    """P(an article is present) of an extraction made with ``record``; 0 when the article-like
+    body was empty (a page-content body, `page_content`, does not count as one)."""
+    return record.presence
 
 
 def judge_page(
@@ -119,7 +117,7 @@ def judge_page(
         record = StageRecord()
         kwargs["record"] = record
     article = extract_function(body, url, encoding, **kwargs)
-    presence = presence_of(record, article) if record is not None else None
+    presence = presence_of(record) if record is not None else None
     reason = keep_or_drop(verdict, article, presence, min_presence)
     return Judgement(reason is None, reason, verdict, article, presence, encoding)
 

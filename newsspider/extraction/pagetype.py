@@ -122,10 +122,13 @@ def classify_page(signals: PageSignals, shape: BodyShape, is_article_hint: bool 
         shape.container_link_density > 0.35 or shape.body_share < 0.35
     )
     if is_article_hint is not True and (listing_shape or (prose_poor and shape.paragraphs < 2)):
-        return (
-            "listing" if signals.linked_headings >= 4 or shape.page_link_density > 0.5 else "other"
-        )
+        return no_article_type(signals, shape)
     return "article"
+
+
+def no_article_type(signals: PageSignals, shape: BodyShape) -> str:
+    """ "listing" or "other" for a page without an article: a listing links its items."""
+    return "listing" if signals.linked_headings >= 4 or shape.page_link_density > 0.5 else "other"
 
 
 #: Dates as they appear on archive and comment lines: 2024-05-01, 1.5.2024, 2024年5月, 12:30,

@@ -37,6 +37,12 @@ class StageRecord:
         return self.thread_posts is not None
 
     runner_up_ratio: float = 0.0
+    #: The page holds no article, so the body is the page's own content
+    #: (`page_content.content_selection`), not the article-like block scoring chose.
+    page_content: bool = False
+    #: P(an article is present) (`confidence.article_presence`), 0 when the article-like body
+    #: was empty: measured before any page-content body replaced it.
+    presence: float = 0.0
     signals: PageSignals | None = None
     shape: BodyShape | None = None
     is_article_hint: bool | None = None

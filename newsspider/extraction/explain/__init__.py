@@ -97,7 +97,7 @@ def _content_filter(
     this extraction: keep or the drop reason, P(an article is present) against the threshold,
     and the text statistics it settles the certain cases with."""
     verdict = score_page(raw, content_type, encoding)
-    presence = presence_of(record, article)
+    presence = presence_of(record)
     reason = keep_or_drop(verdict, article, presence, min_presence)
     return {
         "keep": reason is None,

@@ -280,7 +280,7 @@ def explain_container(
         if runner_up is not None
         else None,
         runner_up_score=round(choice.runner_up, 2),
-        method="thread" if record.thread else "density",
+        method="thread" if record.thread else "page-content" if record.page_content else "density",
         roots=tuple(block_path(page.block_elements[r]) for r in roots if r != selection.container),
     )
 

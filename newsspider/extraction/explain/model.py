@@ -56,7 +56,8 @@ class ContainerExplanation:
     score: float
     runner_up_path: str | None
     runner_up_score: float
-    #: "density" (the best-scoring subtree), "thread" (posts of a forum thread) or an algorithm.
+    #: "density" (the best-scoring subtree), "thread" (posts of a forum thread), "page-content"
+    #: (no article on the page: the region holding its text, `page_content`) or an algorithm.
     method: str
     #: Blocks joined to the body beside the container (an article split into siblings).
     roots: tuple[str, ...] = ()
