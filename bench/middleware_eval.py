@@ -624,9 +624,11 @@ def dropped_at(sample: Sample, threshold: float) -> bool:
     from newsspider.extraction.page_judgement import NON_ARTICLE_TYPES
 
     if sample.dropped and (
-        sample.reason not in PRESENCE_REASONS or sample.page_type in NON_ARTICLE_TYPES
+        sample.reason not in PRESENCE_REASONS
+        or sample.page_type in NON_ARTICLE_TYPES
+        or sample.presence == 0.0  # no article-like body at all (`keep_or_drop`)
     ):
-        return True  # the text statistics' certain cases, or the page type
+        return True  # the text statistics' certain cases, the page type, no body
     return sample.presence is not None and sample.presence < threshold
 
 

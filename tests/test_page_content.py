@@ -6,7 +6,9 @@ from pathlib import Path
 
 from newsspider.extraction import extract
 from newsspider.extraction.confidence import DROP_THRESHOLD
+from newsspider.extraction.content_score import Thresholds
 from newsspider.extraction.page_content import content_selection
+from newsspider.extraction.page_judgement import judge_page
 from newsspider.extraction.stages import StageRecord
 from newsspider.settings_defaults import DEFAULTS, MIN_CONFIDENCE
 
@@ -76,3 +78,20 @@ def test_the_selection_skips_furniture_captions_and_the_headline() -> None:
 def test_one_line_for_the_pipeline_and_the_extractor() -> None:
     # A page-content body is always one the pipeline drops by default.
     assert DEFAULTS[MIN_CONFIDENCE] == DROP_THRESHOLD
+
+
+def test_the_filter_drops_a_page_without_an_article_like_body_at_any_threshold() -> None:
+    # The world page's article mode finds nothing: its presence is 0 whatever body it returns,
+    # a drop outside the presence threshold's budget (as its "empty" type was).
+    body = (SITE / "en" / "world.html").read_bytes()
+    judgement = judge_page(
+        body,
+        "https://x.example/world",
+        "text/html",
+        "utf-8",
+        thresholds=Thresholds(),
+        min_presence=1e-9,
+    )
+    assert not judgement.keep and judgement.reason == "no_article"
+    assert judgement.presence == 0.0
+    assert judgement.article is not None and "Glacier retreat" in judgement.article.body

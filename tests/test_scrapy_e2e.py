@@ -22,9 +22,7 @@ from newsspider.settings_defaults import DEFAULTS, MIN_CONFIDENCE
 #: What the content filter says: the text statistics' reason for the certain cases, the
 #: extractor's for the others (`page_judgement`): the listing page has no body for the extractor
 #: and the video page's P(article present) is low.
-# The extractor decides these two: the world page (no article: its body is the listing, so
-# "listing") and the video page (a thin page with no article).
-DECIDED_BY_EXTRACTION = {"/en/world.html": "listing", "/en/video.html": "no_article"}
+DECIDED_BY_EXTRACTION = {"/en/world.html": "no_article", "/en/video.html": "no_article"}
 FILTER_DROPS = Counter(
     DECIDED_BY_EXTRACTION.get(path, reason) for path, reason in CANDIDATES.items() if reason
 )

@@ -174,11 +174,11 @@ def _extract(
         # grid); the page type and the article confidence, measured above, say what it is.
         content = content_selection(page, choice)
         if content.segment_ids:
+            if record is not None:
+                record.page_content, record.article_selection = True, selection
             selection, text = content, body_text(page, content)
             page_type = no_article_type(signals, shape) if page_type == "empty" else page_type
             warnings.append("no-article")
-            if record is not None:
-                record.page_content = True
     if record is not None:
         record.selection, record.runner_up_ratio = selection, runner_up_ratio
         record.signals, record.shape, record.features = signals, shape, features

@@ -133,6 +133,10 @@ def keep_or_drop(
         return NON_ARTICLE_TYPES[article.page_type]
     if presence is None:
         return verdict.reason
+    if presence == 0.0:
+        # No article-like body at all (the page type was "empty" before the page's content
+        # became its body, `page_content`): dropped whatever the threshold.
+        return "no_article"
     if presence < min_presence:
         return _LOW_PRESENCE_REASON.get(article.page_type, "no_article")
     return None

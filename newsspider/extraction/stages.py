@@ -40,6 +40,8 @@ class StageRecord:
     #: The page holds no article, so the body is the page's own content
     #: (`page_content.content_selection`), not the article-like block scoring chose.
     page_content: bool = False
+    #: With `page_content`: the article-like body it replaced, the body the confidence scores.
+    article_selection: BodySelection | None = None
     #: P(an article is present) (`confidence.article_presence`), 0 when the article-like body
     #: was empty: measured before any page-content body replaced it.
     presence: float = 0.0
