@@ -518,3 +518,22 @@ def test_a_sentence_that_links_what_it_names_stays_a_related_link_line_does_not(
     body = extract(html).body
     assert "The engineers copied two older walls: the sea wall that Harbourside" in body
     assert "Ferry terminal reopens" not in body
+
+
+def test_an_author_bio_and_a_call_to_action_box_inside_the_article_are_not_body() -> None:
+    bio = (
+        '<div class="author-bio"><p>Sam Reed is a staff reporter who has covered the coast '
+        "for the Courier since 2015, writing about storms, harbours and the towns along them."
+        "</p></div>"
+    )
+    cta = (
+        '<div class="cta"><p>Need help planning your own flood defences? Our advisers '
+        "will walk you through every step of the process, so book a free call today.</p></div>"
+    )
+    body = extract(page(f'<article class="story">{paragraphs()}{bio}{cta}</article>')).body
+    assert_all_paragraphs(body)
+    assert "Sam Reed is a staff reporter" not in body
+    assert "book a free call" not in body
+    # The same words on the article's own wrapper are layout, not a box: the text stays.
+    wrapped = extract(page(f'<div class="bio-page"><article>{paragraphs()}</article></div>'))
+    assert_all_paragraphs(wrapped.body)
