@@ -74,6 +74,25 @@ def test_dateline_and_byline_under_a_standfirst_heading_are_trimmed() -> None:
     assert text == "\n".join([standfirst, *PARAGRAPHS])
 
 
+def test_written_dates_and_reading_times_at_the_top_are_trimmed() -> None:
+    for header in (
+        "<div>May 9, 2024</div><div>11 min read</div>",
+        "<div>Sun, May 12, 2024 · 1 min read</div>",
+        "<p>19 Dec 2025</p><address>Reading time: 2 minutes</address>",
+        "<div>5 сентября 2019</div>",
+        "<div>Lesezeit: 3 Minuten</div>",  # (a closing "Min." reads as a sentence end)
+    ):
+        assert _trimmed_text(header + _paragraphs()) == "\n".join(PARAGRAPHS), header
+
+
+def test_a_sentence_that_mentions_a_date_or_minutes_to_read_stays() -> None:
+    first = "On May 9, 2024 the council met for the last time before the summer recess."
+    second = "It takes 5 minutes to read the report"  # no full stop, but no reading-time line
+    text = _trimmed_text(f"<p>{first}</p>{_paragraphs()}<p>{second} aloud at the meeting.</p>")
+    assert text.startswith(first)
+    assert text.endswith("aloud at the meeting.")
+
+
 def test_trailing_widget_crumbs_are_trimmed() -> None:
     text = _trimmed_text(f"<div>{_paragraphs()}<div>comments</div><div>Advertisement</div></div>")
     assert text == "\n".join(PARAGRAPHS)

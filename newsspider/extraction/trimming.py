@@ -13,8 +13,10 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Sequence
+from datetime import date
 
 from newsspider.extraction.assembly import BodySelection
+from newsspider.extraction.date_parsing import parse_text_date
 from newsspider.extraction.page_model import HEADING_TAGS, PageSegments, Segment
 from newsspider.extraction.scoring import effective_chars
 from newsspider.extraction.textstats import SENTENCE_ENDS
@@ -39,6 +41,21 @@ _DATE_OR_TIME = re.compile(
 )
 
 
+# A reading time ("5 min read", "Reading time: 4 minutes", "Lesezeit: 3 Min."): the article
+# header's metadata, like its dateline. Measured before it was added: of the lines the bodies
+# carried that state one, 54 of 64 were outside the truth on every development corpus.
+_READING_TIME = re.compile(
+    r"\d+\s*(?:min|mins|minutes?|minuten|minutos|minuti)\b\.?\s*"
+    r"(?:read|reading|to read|de lecture|de lectura|di lettura|lesezeit|leestijd)\b"
+    r"|(?:reading time|read time|lesezeit|leestijd|temps de lecture|tiempo de lectura)\s*:?\s*\d",
+    re.IGNORECASE,
+)
+
+
+#: Any day: a dateline's date is metadata whether it is past or (a scheduled post) future.
+_ANY_DAY = date(9999, 12, 31)
+
+
 def _squash(text: str) -> str:
     return "".join(ch for ch in text.casefold() if ch.isalnum())
 
@@ -56,7 +73,14 @@ def _is_metadata_line(segment: Segment, author_names: Sequence[str]) -> bool:
     if not _short_non_sentence(segment, MAX_EDGE_LINE):
         return False
     folded = segment.text.casefold()
-    return any(name in folded for name in author_names) or bool(_DATE_OR_TIME.search(segment.text))
+    return (
+        any(name in folded for name in author_names)
+        or bool(_DATE_OR_TIME.search(segment.text))
+        or bool(_READING_TIME.search(segment.text))
+        # A written date ("May 9, 2024", "19 Dec 2025", "5 сентября 2019 г.") as the date
+        # stage reads it in visible text.
+        or parse_text_date(segment.text, latest=_ANY_DAY) is not None
+    )
 
 
 def _is_trailing_crumb(segment: Segment) -> bool:
