@@ -520,7 +520,7 @@ def test_a_sentence_that_links_what_it_names_stays_a_related_link_line_does_not(
     assert "Ferry terminal reopens" not in body
 
 
-def test_an_author_bio_and_a_call_to_action_box_inside_the_article_are_not_body() -> None:
+def test_author_boxes_and_a_call_to_action_inside_the_article_are_not_body() -> None:
     bio = (
         '<div class="author-bio"><p>Sam Reed is a staff reporter who has covered the coast '
         "for the Courier since 2015, writing about storms, harbours and the towns along them."
@@ -530,10 +530,15 @@ def test_an_author_bio_and_a_call_to_action_box_inside_the_article_are_not_body(
         '<div class="cta"><p>Need help planning your own flood defences? Our advisers '
         "will walk you through every step of the process, so book a free call today.</p></div>"
     )
-    body = extract(page(f'<article class="story">{paragraphs()}{bio}{cta}</article>')).body
+    card = (
+        '<div class="author-card"><p>Written by Sam Reed, who reports on the coast, its storms '
+        "and its harbours, and lives in the town the wall will protect.</p></div>"
+    )
+    body = extract(page(f'<article class="story">{paragraphs()}{bio}{cta}{card}</article>')).body
     assert_all_paragraphs(body)
     assert "Sam Reed is a staff reporter" not in body
     assert "book a free call" not in body
+    assert "Written by Sam Reed" not in body
     # The same words on the article's own wrapper are layout, not a box: the text stays.
     wrapped = extract(page(f'<div class="bio-page"><article>{paragraphs()}</article></div>'))
     assert_all_paragraphs(wrapped.body)

@@ -27,7 +27,7 @@ STRONG_NEGATIVE_TOKENS = frozenset(
 )
 WEAK_NEGATIVE_TOKENS = frozenset(
     """reply ad banner modal toolbar widget masthead tags tagcloud keywords rating ratings skip
-    print login teaser teasers more promo promotion bio cta""".split()
+    print login teaser teasers more promo promotion bio cta author""".split()
 )
 POSITIVE_TOKENS = frozenset(
     """article articlebody articlecontent articletext body content entry entrycontent post
