@@ -542,3 +542,19 @@ def test_author_boxes_and_a_call_to_action_inside_the_article_are_not_body() -> 
     # The same words on the article's own wrapper are layout, not a box: the text stays.
     wrapped = extract(page(f'<div class="bio-page"><article>{paragraphs()}</article></div>'))
     assert_all_paragraphs(wrapped.body)
+
+
+def test_a_form_inside_the_article_is_a_box_a_form_around_the_page_is_not() -> None:
+    labels = "".join(
+        f"<label>Your answer to question {n} about the programme you are interested in</label>"
+        for n in range(8)
+    )
+    form = (
+        '<form action="/request"><h3>Request information about our degree programmes</h3>'
+        f"<p>Fill out the form below and an adviser will contact you.</p>{labels}</form>"
+    )
+    body = extract(page(f"<article>{paragraphs()}{form}</article>")).body
+    assert_all_paragraphs(body)
+    assert "Request information" not in body and "Your answer to question" not in body
+    wrapped = extract(page(f'<form action="/postback"><article>{paragraphs()}</article></form>'))
+    assert_all_paragraphs(wrapped.body)

@@ -12,6 +12,10 @@ MAX_LINK_DENSITY = 0.5
 # A sibling of the container joins the body when it is at least this share of the container's
 # score: articles split into several sibling blocks (lead, body, continuation) are common.
 SIBLING_SHARE = 0.25
+#: Elements that are a box of their own inside the article, whatever their class: a `<form>`
+#: holds a form's labels and instructions ("Request information", "First name *"), never the
+#: article's text, unless it wraps the whole page (ASP.NET), which `is_wrapper` tells.
+_BOX_TAGS = frozenset({"form"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,11 +26,17 @@ class BodySelection:
     caption_ids: tuple[int, ...] = ()
 
 
-def furniture_below(page: PageSegments, roots: list[int], labelled: list[bool]) -> list[bool]:
+def furniture_below(
+    page: PageSegments, roots: list[int], labelled: list[bool], *, article: bool = True
+) -> list[bool]:
     """Per block: is it, or a block between it and one of the chosen roots, page furniture?
-    (`labelled`: the sections scoring found opened by a furniture heading.)"""
+    (`labelled`: the sections scoring found opened by a furniture heading; ``article``: the
+    roots hold an article, so `_BOX_TAGS` are boxes in it. A page's content, `page_content`,
+    may be a product grid inside a form.)"""
     parents = page.block_parents
     signals = page.block_signals
+    tags = page.block_tags
+    box_tags = _BOX_TAGS if article else frozenset()
     furniture = [False] * len(parents)
     for root in roots:
         for block_id in range(root + 1, page.block_ends[root] + 1):
@@ -35,7 +45,10 @@ def furniture_below(page: PageSegments, roots: list[int], labelled: list[bool]) 
             furniture[block_id] = (
                 inherited
                 or labelled[block_id]
-                or (signals[block_id] < 0 and not page.is_wrapper(block_id, root))
+                or (
+                    (signals[block_id] < 0 or tags[block_id] in box_tags)
+                    and not page.is_wrapper(block_id, root)
+                )
             )
     return furniture
 

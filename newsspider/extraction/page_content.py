@@ -54,7 +54,7 @@ def content_selection(page: PageSegments, choice: ContainerChoice) -> BodySelect
     )
     if best is None:
         return BodySelection(choice.block, ())
-    below = furniture_below(page, [best], choice.furniture.labelled)
+    below = furniture_below(page, [best], choice.furniture.labelled, article=False)
     end = page.block_ends[best]
     kept = tuple(
         index
