@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from newsspider.extraction.api import ALGORITHMS, DEFAULT_MAX_BYTES
+from newsspider.extraction.confidence import DROP_THRESHOLD
 from newsspider.settings_defaults import (
     DEFAULTS,
     EXPLAIN_DIR,
@@ -46,7 +47,7 @@ class PipelineConfig:
     max_bytes: int | None = DEFAULT_MAX_BYTES
     function: str = "newsspider.extraction.api.extract"
     relative_dates: bool = True
-    min_confidence: float = 0.25
+    min_confidence: float = DROP_THRESHOLD
     low_confidence: str = "drop"
     truncated_max_confidence: float = 0.2
     explain_dir: Path | None = None

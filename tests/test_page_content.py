@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from newsspider.extraction import extract
+import pytest
+
+from newsspider.extraction import api, extract
 from newsspider.extraction.confidence import DROP_THRESHOLD
 from newsspider.extraction.content_score import Thresholds
 from newsspider.extraction.page_content import content_selection
@@ -95,3 +97,20 @@ def test_the_filter_drops_a_page_without_an_article_like_body_at_any_threshold()
     assert not judgement.keep and judgement.reason == "no_article"
     assert judgement.presence == 0.0
     assert judgement.article is not None and "Glacier retreat" in judgement.article.body
+
+
+def test_a_thread_is_content_already_whatever_its_confidence(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Every body under the drop line: a page typed listing would get its page content, but a
+    # forum thread's posts are the page's content already and stay the body.
+    from test_threads import POSTS, _phpbb
+
+    monkeypatch.setattr(api, "DROP_THRESHOLD", 2.0)
+    monkeypatch.setattr(api, "classify_page", lambda *args: "listing")
+    record = StageRecord()
+    article = extract(_phpbb(POSTS), url="https://forum.example/t/1", record=record)
+    assert record.thread and not record.page_content
+    assert "no-article" not in article.warnings
+    for post in POSTS:
+        assert post in article.body

@@ -125,13 +125,14 @@ def _extract(
     if record is not None:
         record.metadata, record.page = metadata, page
     choice: ContainerChoice | None = None  # the default algorithm's, kept for `content_selection`
+    thread_found = False
     if algorithm == "default":
         choice = choose_container(page)
         if choice is None:
             return _without_body(url, used_encoding, metadata, warnings)
         thread = thread_selection(page, choice)
         if thread is not None:
-            selection = thread.selection
+            selection, thread_found = thread.selection, True
         else:
             untrimmed = select_body(page, choice)
             selection = trim_edges(page, untrimmed, metadata.title, metadata.authors)
@@ -169,9 +170,15 @@ def _extract(
     )
     confidence = score_confidence(features, page_type) if text else 0.0
     presence = article_presence(features) if text else 0.0
-    if choice is not None and page_type in CONTENT_PAGE_TYPES and confidence < DROP_THRESHOLD:
+    if (
+        choice is not None
+        and not thread_found
+        and page_type in CONTENT_PAGE_TYPES
+        and confidence < DROP_THRESHOLD
+    ):
         # No article on the page: its body is the page's own content (a listing, a product
         # grid); the page type and the article confidence, measured above, say what it is.
+        # A thread's posts are the page's content already.
         content = content_selection(page, choice)
         if content.segment_ids:
             if record is not None:

@@ -113,8 +113,9 @@ PRESENCE_MODEL, QUALITY_MODEL = _load_models()
 #: The confidence under which a record is not trusted as an article: the pipeline's default
 #: drop line (``NEWSSPIDER_MIN_CONFIDENCE``), chosen by the rule in
 #: `bench.fit_confidence.drop_threshold` (the highest 0.05 step losing at most 3% of the good
-#: bodies held out; docs/confidence.md).
-DROP_THRESHOLD: Final = 0.25
+#: bodies held out; docs/confidence.md). 0.25 until 2026-11-26's fourth sitting, whose final
+#: extraction code moved the held-out good bodies under 0.3 from 3.4% to 2.9%.
+DROP_THRESHOLD: Final = 0.3
 CAPPED_TYPES = frozenset({"error", "login"})
 NON_ARTICLE_CAP = 0.15
 
