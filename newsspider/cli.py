@@ -299,7 +299,7 @@ def _print_summary(article: Article, explanation: Explanation) -> None:
     if explanation.container is not None:
         c = explanation.container
         out.write(f"container {c.path} ({c.score:g}), runner-up {c.runner_up_path} ")
-        out.write(f"({c.runner_up_score:g})\n")
+        out.write(f"({c.runner_up_score:g}), method {c.method}\n")
     for source in explanation.metadata:
         out.write(f"{source.field}: {source.value!r} from {source.source}\n")
     for block in explanation.blocks:
