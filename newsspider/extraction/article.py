@@ -22,7 +22,8 @@ class Article:
     canonical_url: str | None = None
     #: The headline, without the " | Site Name" that ``<title>`` usually carries.
     title: str | None = None
-    #: Main text: one paragraph per line; headings and list items are lines of their own.
+    #: Main text: one paragraph per line; headings and list items are lines of their own. On a
+    #: page without an article (warning "no-article"), the page's own content.
     body: str = ""
     #: The main content as cleaned HTML: paragraphs, headings, lists, tables, quotes, figures.
     body_html: str = ""
@@ -46,7 +47,8 @@ class Article:
     confidence: float = 0.0
     #: The character encoding the page was decoded with.
     encoding: str | None = None
-    #: Diagnostic notes (e.g. "truncated", "no-body-found"); stable short tokens.
+    #: Diagnostic notes (e.g. "truncated", "no-body-found", "no-article": the page holds no
+    #: article and `body` is its own content); stable short tokens.
     warnings: tuple[str, ...] = field(default=())
 
     def to_dict(self) -> dict[str, Any]:
