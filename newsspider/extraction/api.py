@@ -20,9 +20,10 @@ from newsspider.extraction.collector import collector_paused
 from newsspider.extraction.confidence import (
     DROP_THRESHOLD,
     article_presence,
+    body_quality,
+    combine,
     confidence_features,
     page_evidence,
-    score_confidence,
     structured_agreement,
 )
 from newsspider.extraction.decoding import DecodedPage, decode_html
@@ -42,7 +43,7 @@ from newsspider.extraction.scoring import ContainerChoice, choose_container
 from newsspider.extraction.segments import segment_page
 from newsspider.extraction.stages import StageRecord
 from newsspider.extraction.strategies import STRATEGIES, StrategyInput
-from newsspider.extraction.threads import thread_selection
+from newsspider.extraction.threads import ThreadSelection, thread_selection
 from newsspider.extraction.trimming import trim_edges
 
 logger = logging.getLogger(__name__)
@@ -125,14 +126,14 @@ def _extract(
     if record is not None:
         record.metadata, record.page = metadata, page
     choice: ContainerChoice | None = None  # the default algorithm's, kept for `content_selection`
-    thread_found = False
+    thread: ThreadSelection | None = None
     if algorithm == "default":
         choice = choose_container(page)
         if choice is None:
             return _without_body(url, used_encoding, metadata, warnings)
         thread = thread_selection(page, choice)
         if thread is not None:
-            selection, thread_found = thread.selection, True
+            selection = thread.selection
         else:
             untrimmed = select_body(page, choice)
             selection = trim_edges(page, untrimmed, metadata.title, metadata.authors)
@@ -168,11 +169,12 @@ def _extract(
     features = confidence_features(
         shape, metadata.is_article_hint, agreement, runner_up_ratio, page_type, evidence=evidence
     )
-    confidence = score_confidence(features, page_type) if text else 0.0
+    # P(an article is present) once: the confidence is it times the body's quality.
     presence = article_presence(features) if text else 0.0
+    confidence = combine(presence, body_quality(features), page_type) if text else 0.0
     if (
         choice is not None
-        and not thread_found
+        and thread is None
         and page_type in CONTENT_PAGE_TYPES
         and confidence < DROP_THRESHOLD
     ):
