@@ -10,17 +10,23 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
-# setup.py and the .pyx: the editable install builds the compiled walk in place (rebuild on change).
-$(VENV)/.stamp-test: pyproject.toml setup.py newsspider/extraction/_segments_c.pyx newsspider/extraction/_markup_c.pyx newsspider/extraction/_class_words_c.pyx | $(PY)
+# The editable install builds the compiled walk (.pyx) and the mypyc core (the extraction
+# modules) in place: rebuilt when any of them changes, so the tests run what would ship.
+CORE_SOURCES := setup.py $(wildcard newsspider/extraction/*.pyx) $(wildcard newsspider/extraction/*.py)
+
+$(VENV)/.stamp-test: pyproject.toml $(CORE_SOURCES) | $(PY)
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $@
 
-$(VENV)/.stamp-bench: pyproject.toml setup.py newsspider/extraction/_segments_c.pyx newsspider/extraction/_markup_c.pyx newsspider/extraction/_class_words_c.pyx | $(PY)
+$(VENV)/.stamp-bench: pyproject.toml $(CORE_SOURCES) | $(PY)
 	$(PY) -m pip install --quiet -e '.[test,bench]'
 	touch $@
 
+# Then the tests that spy on the core's internals, on its Python sources (compiled modules
+# call each other directly, past a replaced attribute).
 test: $(VENV)/.stamp-test
 	$(PY) -m pytest
+	NEWSSPIDER_PURE_PYTHON=1 $(PY) -m pytest -m spies_on_core
 
 lint: $(VENV)/.stamp-test
 	$(BIN)/ruff check newsspider tests bench
@@ -43,3 +49,4 @@ demo: $(VENV)/.stamp-test
 
 clean:
 	rm -rf $(VENV) .tox .pytest_cache .mypy_cache .ruff_cache build dist *.egg-info
+	rm -f newsspider/extraction/*.so newsspider/extraction/_*_c.c newsspider/_compiled_sources.py *__mypyc*.so

@@ -1,43 +1,75 @@
-"""The compiled segment walk and markup guard (newsspider/extraction/_segments_c.pyx,
-_markup_c.pyx), optional.
+"""The compiled extraction core, optional: two kinds of extension module.
 
-Everything else about the package is in pyproject.toml. The extension is built with Cython
-against lxml's public C API (both in [build-system] requires); when it cannot be built (no C
-compiler, no Python headers) the install goes on with the pure-Python walk and a warning.
+- Cython (`newsspider/extraction/_segments_c.pyx`, `_markup_c.pyx`, `_class_words_c.pyx`): the
+  segment walk, the markup guard's scans and the class meaning, written for C against lxml's
+  public C API, with Python twins in the same package.
+- mypyc: the extraction modules themselves (`newsspider/extraction/*.py` but the package's
+  `__init__` and the `Article` record), compiled from their unchanged, type-checked sources. The
+  Python sources stay the reference; `newsspider/core_loader.py` loads them instead when
+  NEWSSPIDER_PURE_PYTHON=1 or when a source changed since the build (an editable install).
+
+Everything else about the package is in pyproject.toml. Cython, lxml, mypy and lxml-stubs are
+in [build-system] requires; when a part cannot be built (no C compiler, no Python headers, a
+type error under a newer mypy) the install goes on without it, with a warning, and the Python
+code runs (same output, slower).
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
 import sys
-from typing import Any
+from pathlib import Path
+from typing import Any, ClassVar
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 _WARNING = (
-    "WARNING: newsspider's compiled segment walk was not built ({error}); "
-    "the pure-Python walk is used (same output, slower)."
+    "WARNING: newsspider's compiled {part} was not built ({error}); "
+    "its Python code is used (same output, slower)."
 )
 
 
-def _warn(error: BaseException) -> None:
-    print(_WARNING.format(error=f"{type(error).__name__}: {error}"), file=sys.stderr)
+def _warn(error: BaseException, part: str = "segment walk") -> None:
+    print(_WARNING.format(part=part, error=f"{type(error).__name__}: {error}"), file=sys.stderr)
 
 
 class OptionalBuildExt(build_ext):
-    """build_ext whose failures are warnings: the package works without the extension."""
+    """build_ext whose failures are warnings: the package works without the extension.
+
+    The mypyc modules are added here rather than in `setup()`: mypyc type-checks and writes C
+    for the whole core (seconds), which only a build needs, not every metadata hook. Once they
+    are all built, `newsspider/_compiled_sources.py` records them beside the build's output."""
+
+    mypyc_done = False  # the command can be finalised more than once in a build
+    mypyc_names: ClassVar[set[str]] = set()
+    failed: ClassVar[set[str]] = set()
+
+    def finalize_options(self) -> None:
+        if not OptionalBuildExt.mypyc_done:
+            OptionalBuildExt.mypyc_done = True
+            compiled = _mypyc_extensions()
+            OptionalBuildExt.mypyc_names = {ext.name for ext in compiled}
+            self.distribution.ext_modules = [*(self.distribution.ext_modules or []), *compiled]
+        super().finalize_options()
 
     def run(self) -> None:
         try:
             super().run()
         except Exception as error:  # any build failure means "pure Python"
             _warn(error)
+            OptionalBuildExt.failed.add("*")
+        if self.mypyc_names and not self.failed & (self.mypyc_names | {"*"}):
+            root = Path(".") if self.inplace else Path(self.build_lib)
+            _write_built_sources(root / _BUILT_SOURCES)
 
     def build_extension(self, ext: Any) -> None:
         try:
             super().build_extension(ext)
         except Exception as error:
-            _warn(error)
+            _warn(error, "core (mypyc)" if ext.name in self.mypyc_names else "segment walk")
+            OptionalBuildExt.failed.add(ext.name)
 
 
 def _extensions() -> list[Extension]:
@@ -63,6 +95,56 @@ def _extensions() -> list[Extension]:
     except Exception as error:
         _warn(error)
         return []
+
+
+#: Not compiled: the package's import-time switch, and the modules whose frozen records cross
+#: to and from worker processes (`Article`, the content filter's `Thresholds`, `PageVerdict`
+#: and `Judgement`): a frozen dataclass compiled by mypyc refuses pickle's reconstruction.
+#: `gil.py` must stay bytecode: running it is what lets the interpreter switch threads.
+_NOT_COMPILED = {"__init__.py", "article.py", "content_score.py", "gil.py", "page_judgement.py"}
+_CORE = Path("newsspider/extraction")
+#: Written at build time: which modules were compiled, from which source (sha256), so
+#: `core_loader` can tell a stale build (a source edited since) and load the Python instead.
+_BUILT_SOURCES = Path("newsspider/_compiled_sources.py")
+
+
+def _core_modules() -> list[Path]:
+    return sorted(p for p in _CORE.glob("*.py") if p.name not in _NOT_COMPILED)
+
+
+def _write_built_sources(path: Path) -> None:
+    lines = [
+        f"    {p.stem!r}: {hashlib.sha256(p.read_bytes()).hexdigest()!r},\n"
+        for p in _core_modules()
+    ]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(
+        '"""Written by setup.py: the modules mypyc compiled, and the sha256 of their sources."""\n'
+        "\nSOURCES = {\n" + "".join(lines) + "}\n"
+    )
+
+
+def _mypyc_extensions() -> list[Extension]:
+    if os.environ.get("NEWSSPIDER_NO_MYPYC", "") not in ("", "0"):
+        return []
+    try:
+        from mypyc.build import mypycify
+    except ImportError as error:
+        _warn(error, "core (mypyc)")
+        return []
+    modules = _core_modules()
+    try:
+        built = list(
+            mypycify(
+                [str(p) for p in modules],
+                opt_level="3",
+                group_name="newsspider_core",
+            )
+        )
+    except (Exception, SystemExit) as error:  # mypy's type errors end in SystemExit
+        _warn(error, "core (mypyc)")
+        return []
+    return built
 
 
 setup(ext_modules=_extensions(), cmdclass={"build_ext": OptionalBuildExt})

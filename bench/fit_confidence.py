@@ -32,7 +32,6 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 import lxml.html
 import numpy as np
@@ -129,32 +128,16 @@ class Row:
         )
 
 
-_captured: list[tuple[float, ...]] = []
-
-
-def _capture_features() -> None:
-    # The fit needs the features of each page as `extract` computed them: wrap the function
-    # the API module calls, rather than duplicating the extraction pipeline here.
-    original = confidence.confidence_features
-
-    def spy(*args: Any, **kwargs: Any) -> tuple[float, ...]:
-        features = original(*args, **kwargs)
-        _captured.append(features)
-        return features
-
-    setattr(extraction_api, "confidence_features", spy)  # noqa: B010
-
-
 def _group(page: Page) -> str:
     group = page.group
     return page.corpus if group is None else f"{page.corpus} {group}"
 
 
 def _row(html: bytes, page: Page, group: str, chrome: bool) -> Row | None:
-    _captured.clear()
+    # The features as `extract` computed them, read from its record (not recomputed here).
     record = StageRecord()
     article = extraction_api.extract(html, url=page.url, record=record)
-    if not _captured:
+    if record.features is None:
         return None  # no body at all: confidence 0 whatever the weights
     body, content_good = article.body, False
     if record.page_content and record.page is not None and record.article_selection is not None:
@@ -166,7 +149,7 @@ def _row(html: bytes, page: Page, group: str, chrome: bool) -> Row | None:
     return Row(
         group,
         chrome,
-        _captured[-1],
+        record.features,
         article.page_type,
         good,
         article.confidence,
@@ -190,7 +173,6 @@ def truth_on_page(truth: str, html: bytes) -> float:
 
 
 def collect(root: Path, limit: int | None) -> list[Row]:
-    _capture_features()
     rows: list[Row] = []
     for name in CORPORA:
         for page in load_corpus(name, root, limit=limit):

@@ -45,6 +45,7 @@ def _collector_state_during_extraction(
     return seen
 
 
+@pytest.mark.spies_on_core
 def test_a_big_page_is_extracted_with_the_collector_paused_and_it_runs_again_after(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -53,10 +54,12 @@ def test_a_big_page_is_extracted_with_the_collector_paused_and_it_runs_again_aft
     assert gc.isenabled()
 
 
+@pytest.mark.spies_on_core
 def test_a_small_page_leaves_the_collector_alone(monkeypatch: pytest.MonkeyPatch) -> None:
     assert _collector_state_during_extraction(monkeypatch, _page(20_000)) == [True]
 
 
+@pytest.mark.spies_on_core
 def test_the_byte_cap_decides_not_the_raw_length(monkeypatch: pytest.MonkeyPatch) -> None:
     """A page cut to a small `max_bytes` is a small page."""
     seen = _collector_state_during_extraction(monkeypatch, _page(PAUSE_FROM_BYTES), 50_000)

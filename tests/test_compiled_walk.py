@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from newsspider.extraction import api, class_words, parsing, segments, textstats
+from newsspider.extraction import api, class_words, gil, parsing, segments, textstats
 from newsspider.extraction.cleaning import clean_tree
 from newsspider.extraction.metadata import read_metadata
 from newsspider.extraction.pagetype import read_form_signals
@@ -223,7 +223,7 @@ def test_compiled_walk_offers_the_gil_on_large_pages() -> None:
     def profile(frame: object, event: str, arg: object) -> None:
         nonlocal calls
         code = getattr(frame, "f_code", None)
-        if event == "call" and code is segments._yield_point.__code__:
+        if event == "call" and code is gil.yield_point.__code__:
             calls += 1
 
     root = lxml_html.fromstring("<html><body>" + "<p>x</p>" * 5000 + "</body></html>")

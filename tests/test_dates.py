@@ -172,6 +172,7 @@ def date_parses(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return calls
 
 
+@pytest.mark.spies_on_core
 def test_a_body_of_dated_lines_is_read_a_bounded_number_of_times(date_parses: list[int]) -> None:
     # Fuzzing found a 29 kB page of nothing but dated lines: every one was parsed (2.2 s of CPU
     # per MB). The last-resort scan of the body stops after a fixed number of date-like texts.
@@ -184,6 +185,7 @@ def test_a_body_of_dated_lines_is_read_a_bounded_number_of_times(date_parses: li
     assert date_parses[0] <= dates._BODY_DATE_READS + 50
 
 
+@pytest.mark.spies_on_core
 def test_the_headlines_surroundings_are_read_a_bounded_number_of_times(
     date_parses: list[int],
 ) -> None:

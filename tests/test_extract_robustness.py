@@ -356,6 +356,7 @@ def test_per_process_caches_keep_no_page_sized_keys() -> None:
     assert kept < 2_000_000, f"{kept / 1e6:.1f} MB kept by caches after 9 pages"
 
 
+@pytest.mark.spies_on_core
 def test_nested_byline_candidates_read_little_text(monkeypatch: pytest.MonkeyPatch) -> None:
     """Found by bench.fuzz (seed 14): author-class elements nested around the rest of the page
     each had their whole text read, 200 candidates x the page (2.6 s/MB)."""

@@ -99,6 +99,7 @@ def test_the_filter_drops_a_page_without_an_article_like_body_at_any_threshold()
     assert judgement.article is not None and "Glacier retreat" in judgement.article.body
 
 
+@pytest.mark.spies_on_core
 def test_a_thread_is_content_already_whatever_its_confidence(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -271,6 +271,7 @@ def test_a_quantity_field_does_not_make_a_product_text_a_form() -> None:
     assert "invites pollinators" in body
 
 
+@pytest.mark.spies_on_core
 def test_form_boxes_read_a_bounded_number_of_nodes(monkeypatch: pytest.MonkeyPatch) -> None:
     # Fuzzing found 20 kB of fields in deep boxes costing 0.1 s: every level re-read its subtree
     # for each of 64 fields. Now no node is read twice per field, and a page reads at most

@@ -220,20 +220,23 @@ def _parse(
         used_encoding = None
     else:
         cut = max_bytes is not None and len(html) > max_bytes
-        page = html[:max_bytes] if cut else html
+        # Held in lists the closure reads, so both copies can be let go before the parse
+        # (a compiled closure's variables cannot be deleted).
+        page = [html[:max_bytes] if cut else html]
         decoded: list[DecodedPage] = []
 
         def decode() -> str:  # only once the page is known not to be a binary format
-            decoded.append(decode_html(page, encoding))
+            decoded.append(decode_html(page[0], encoding))
             return decoded[0].sample(TEXT_SAMPLE)
 
-        reason = _not_text(page[:16], decode)
+        reason = _not_text(page[0][:16], decode)
         used_encoding = decoded[0].encoding if decoded else None
         if reason is None:
             # The page as UTF-8 bytes (what the parser reads fastest).
             utf8 = decoded[0].utf8
             data = utf8 if utf8 is not None else _encode(decoded[0].text)
-        del decoded, page, decode  # the cut copy and the decoded text go before the parse
+        page.clear()  # the cut copy and the decoded text go before the parse
+        decoded.clear()
     if reason is not None:
         warnings.extend(["truncated"] if cut else [])
         return None, used_encoding, reason, None

@@ -556,15 +556,15 @@ def _from_markup(
     for i, el in enumerate(islice(scope.iter(etree.Element), _BODY_ELEMENT_BUDGET)):
         if el.tag in _SKIP_TAGS:
             continue
-        for text in (el.text, el.tail):
+        for run in (el.text, el.tail):
             # The year test inline: this loop is the hottest in the module. Most texts are
             # blank (indentation), which has no digit: isspace() is far cheaper than a search.
             if (
-                text
-                and not text.isspace()
-                and _DATEISH_TEXT.search(text if len(text) <= 160 else text[:40])
+                run
+                and not run.isspace()
+                and _DATEISH_TEXT.search(run if len(run) <= 160 else run[:40])
             ):
-                found.add(read(text), 1.0 - i * 0.0005, el, text)
+                found.add(read(run), 1.0 - i * 0.0005, el, run)
                 reads += 1
         if reads >= _BODY_DATE_READS:
             break

@@ -34,6 +34,7 @@ from newsspider.extraction.class_words import (
     use_compiled_meaning,
 )
 from newsspider.extraction.cleaning import FORM_BOX_ATTRIBUTE
+from newsspider.extraction.gil import yield_point
 from newsspider.extraction.page_model import (
     BLOCK_TAGS,
     TEASER_HEADINGS,
@@ -633,11 +634,6 @@ def _mark_captions(page: PageSegments, captioned: list[int]) -> None:
             captions[block_id] = True
 
 
-def _yield_point() -> None:
-    """Called by the compiled walk every few thousand elements: running Python bytecode lets
-    the interpreter hand the GIL to a thread that has waited for it (the crawl's event loop)."""
-
-
 # The compiled walk (newsspider/extraction/_segments_c.pyx), built at install time when a C
 # compiler is there; NEWSSPIDER_PURE_PYTHON=1 (read once, at import) keeps the pure-Python walk.
 _compiled: ModuleType | None = None
@@ -666,7 +662,7 @@ else:
         strong_furniture=STRONG_FURNITURE,
         weak_furniture=WEAK_FURNITURE,
         overlay=OVERLAY,
-        yield_point=_yield_point,
+        yield_point=yield_point,
     )
 
 #: Whether the compiled walk is importable in this installation.

@@ -25,7 +25,7 @@ def gaussian_smooth(values: Sequence[float], radius: int, sigma: float = 1.0) ->
             right = padded[radius + k : radius + k + count]
             g = kernel[k]
             sums = [s + g * (a + b) for s, a, b in zip(sums, left, right, strict=True)]
-    full = kernel[0] + 2 * sum(kernel[1:])
+    full = kernel[0] + 2 * sum(kernel[1:], 0.0)
     smoothed = [s / full for s in sums]
     for index in {*range(min(radius, count)), *range(max(0, count - radius), count)}:
         weight = kernel[0] + sum(

@@ -1,0 +1,104 @@
+"""Which implementation of the extraction core runs: the modules mypyc compiled at install time
+(`setup.py`), or their Python sources.
+
+The compiled modules sit beside their sources and Python's import system prefers them. The
+sources are the reference, and are loaded instead (a finder placed first on `sys.meta_path`
+for `newsspider.extraction.<module>`) when:
+
+- NEWSSPIDER_PURE_PYTHON=1 (read once, at import; the Cython walk follows it too);
+- a source changed since the build (an editable install being worked on): the compiled module
+  would run old code, so the sources run, with a warning, until `pip install -e .` rebuilds.
+
+`newsspider.extraction` imports this module before any of its own: importing it decides, once
+per process. `COMPILED_CORE` tells which runs, `PURE_REASON` why not compiled. No Scrapy here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.machinery
+import importlib.util
+import os
+import sys
+import warnings
+from collections.abc import Sequence
+from importlib.abc import MetaPathFinder
+from importlib.machinery import ModuleSpec
+from pathlib import Path
+from types import ModuleType
+
+PACKAGE = "newsspider.extraction"
+_CORE_DIR = Path(__file__).resolve().parent / "extraction"
+#: mypyc's shared library for the whole group (setup.py's group_name), beside the package.
+_GROUP_LIBRARY = "newsspider_core__mypyc"
+
+
+class _SourceFinder(MetaPathFinder):
+    """Loads `newsspider.extraction.<name>` from `<name>.py` for the compiled names."""
+
+    def __init__(self, names: frozenset[str]) -> None:
+        self.names = names
+
+    def find_spec(
+        self,
+        fullname: str,
+        path: Sequence[str] | None,
+        target: ModuleType | None = None,
+    ) -> ModuleSpec | None:
+        package, _, name = fullname.rpartition(".")
+        if package != PACKAGE or name not in self.names:
+            return None
+        return importlib.util.spec_from_file_location(fullname, _CORE_DIR / f"{name}.py")
+
+
+def _built_sources() -> dict[str, str]:
+    try:  # written by setup.py when it compiled the core
+        module = importlib.import_module("newsspider._compiled_sources")
+    except ImportError:
+        return {}
+    sources: dict[str, str] = module.SOURCES
+    return sources
+
+
+def _extension_present(directory: Path, name: str) -> bool:
+    return any((directory / f"{name}{s}").exists() for s in importlib.machinery.EXTENSION_SUFFIXES)
+
+
+def _stale(sources: dict[str, str]) -> list[str]:
+    changed = []
+    for name, digest in sources.items():
+        source = _CORE_DIR / f"{name}.py"
+        try:
+            current = hashlib.sha256(source.read_bytes()).hexdigest()
+        except OSError:  # an install without sources: nothing to be stale against
+            continue
+        if current != digest:
+            changed.append(f"{name}.py")
+    return changed
+
+
+def _decide() -> tuple[bool, str, frozenset[str]]:
+    """(compiled modules in use, why not, the names to load from source instead)."""
+    sources = _built_sources()
+    built = bool(sources) and _extension_present(_CORE_DIR.parent.parent, _GROUP_LIBRARY)
+    built = built and all(_extension_present(_CORE_DIR, name) for name in sources)
+    if not built:
+        return False, "the compiled modules were not built (no C compiler or mypy)", frozenset()
+    if os.environ.get("NEWSSPIDER_PURE_PYTHON", "") not in ("", "0"):
+        return False, "NEWSSPIDER_PURE_PYTHON is set", frozenset(sources)
+    if changed := _stale(sources):
+        reason = f"sources changed since the build ({', '.join(changed[:3])})"
+        warnings.warn(
+            f"newsspider: {reason}; running the Python sources until a rebuild (pip install -e .)",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+        return False, reason, frozenset(sources)
+    return True, "", frozenset()
+
+
+#: Decided once per process, when `newsspider.extraction` first imports this module.
+COMPILED_CORE, PURE_REASON, _FROM_SOURCE = _decide()
+if _FROM_SOURCE:
+    sys.meta_path.insert(0, _SourceFinder(_FROM_SOURCE))
