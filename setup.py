@@ -1,8 +1,9 @@
 """The compiled extraction core, optional: two kinds of extension module.
 
-- Cython (`newsspider/extraction/_segments_c.pyx`, `_markup_c.pyx`, `_class_words_c.pyx`): the
-  segment walk, the markup guard's scans and the class meaning, written for C against lxml's
-  public C API, with Python twins in the same package.
+- Cython (`newsspider/extraction/_segments_c.pyx`, `_markup_c.pyx`, `_class_words_c.pyx`,
+  `_utf8_c.pyx`): the segment walk, the markup guard's scans, the class meaning and UTF-8
+  validation, written for C (the walk against lxml's public C API), with Python twins in the
+  same package.
 - mypyc: the extraction modules themselves (`newsspider/extraction/*.py` but the package's
   `__init__` and the `Article` record), compiled from their unchanged, type-checked sources. The
   Python sources stay the reference; `newsspider/core_loader.py` loads them instead when
@@ -89,6 +90,7 @@ def _extensions() -> list[Extension]:
         Extension(
             "newsspider.extraction._class_words_c", ["newsspider/extraction/_class_words_c.pyx"]
         ),
+        Extension("newsspider.extraction._utf8_c", ["newsspider/extraction/_utf8_c.pyx"]),
     ]
     try:
         return list(cythonize(extensions, compiler_directives={"language_level": "3"}))

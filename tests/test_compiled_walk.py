@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from newsspider.extraction import api, class_words, gil, parsing, segments, textstats
+from newsspider.extraction import api, class_words, decoding, gil, parsing, segments, textstats
 from newsspider.extraction.cleaning import clean_tree
 from newsspider.extraction.metadata import read_metadata
 from newsspider.extraction.pagetype import read_form_signals
@@ -39,23 +39,25 @@ def test_ci_builds_and_uses_the_compiled_walk() -> None:
     assert segments.COMPILED_AVAILABLE, segments.COMPILED_ERROR
     assert parsing.COMPILED_GUARD_AVAILABLE
     assert class_words.COMPILED_MEANING_AVAILABLE
+    assert decoding.COMPILED_UTF8_AVAILABLE
     if os.environ.get("NEWSSPIDER_PURE_PYTHON", "") in ("", "0"):
         assert segments.COMPILED
         assert parsing._scans is parsing._compiled_scans
         assert class_words._compiled_work_out is not None
+        assert decoding._compiled_length is not None
 
 
 def test_pure_python_switch_is_read_at_import() -> None:
     code = (
-        "from newsspider.extraction import class_words, parsing, segments; "
+        "from newsspider.extraction import class_words, decoding, parsing, segments; "
         "print(segments.COMPILED, parsing._scans is parsing._REGEX_SCANS, "
-        "class_words._compiled_work_out)"
+        "class_words._compiled_work_out, decoding._compiled_length)"
     )
     env = {**os.environ, "NEWSSPIDER_PURE_PYTHON": "1"}
     result = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )
-    assert result.stdout.strip() == "False True None"
+    assert result.stdout.strip() == "False True None None"
 
 
 def _prepared_tree(html: bytes, url: str | None) -> object:
@@ -279,3 +281,48 @@ def test_class_meaning_of_every_fixture_value_is_identical() -> None:
                 compared += 1
                 assert compiled == class_words.work_out(classes, ident), (classes, ident)
     assert compared > 1000
+
+
+def _python_utf8(data: bytes) -> bytes | None:
+    from newsspider.extraction import decoding
+
+    active = decoding.use_compiled_utf8(False)
+    try:
+        return decoding._utf8_bytes(data)
+    finally:
+        decoding.use_compiled_utf8(active)
+
+
+# Bytes where UTF-8's rules turn: ASCII, continuation ranges, every lead byte that limits its
+# second byte (overlong forms, surrogates, past U+10FFFF), and bytes that never appear.
+_UTF8_EDGES = bytes.fromhex(
+    "00 41 7f 80 8f 90 9f a0 bf c0 c1 c2 df e0 e1 ec ed ee ef f0 f1 f3 f4 f5 ff"
+)
+
+
+@needs_compiled
+def test_utf8_validation_matches_the_decoder_on_every_short_sequence() -> None:
+    # Every one- and two-byte sequence, every three- and four-byte one of the edge bytes, at
+    # the end of the data (a last character cut short is held back, as the decoder does) and
+    # after eight ASCII bytes (the compiled loop's fast path).
+    from itertools import product
+
+    from newsspider.extraction import _utf8_c, decoding
+
+    sequences = [bytes([a]) for a in range(256)]
+    sequences += [bytes(pair) for pair in product(range(256), repeat=2)]
+    sequences += [bytes(edge) for edge in product(_UTF8_EDGES, repeat=3)]
+    assert decoding._compiled_length is _utf8_c.complete_utf8_length or not segments.COMPILED
+    for sequence in sequences:
+        for data in (sequence, b"abcdefgh" + sequence, sequence + b"abcdefghij"):
+            assert decoding._utf8_bytes(data) == _python_utf8(data), data
+
+
+@needs_compiled
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(list(_UTF8_EDGES)), st.integers(0, 255)), max_size=40))
+def test_utf8_validation_matches_the_decoder_on_random_bytes(values: list[int]) -> None:
+    from newsspider.extraction import decoding
+
+    data = bytes(values)
+    assert decoding._utf8_bytes(data) == _python_utf8(data)

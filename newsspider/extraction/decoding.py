@@ -11,7 +11,9 @@ to the next source instead of producing mojibake.
 from __future__ import annotations
 
 import codecs
+import os
 import re
+from collections.abc import Callable
 
 from w3lib.encoding import html_body_declared_encoding, read_bom, resolve_encoding
 
@@ -106,6 +108,11 @@ def _utf8_bytes(data: bytes) -> bytes | None:
     a `max_bytes` cut ends mid-character: then ``data`` without it); None if it is not UTF-8.
     Validated a slice at a time, keeping no text: a whole page as a str is the largest copy an
     extraction would make."""
+    if _compiled_length is not None:
+        length = _compiled_length(data)
+        if length < 0:
+            return None
+        return data if length == len(data) else data[:length]
     decoder = codecs.getincrementaldecoder("utf-8")()
     view = memoryview(data)
     try:
@@ -115,6 +122,28 @@ def _utf8_bytes(data: bytes) -> bytes | None:
         return None
     pending = decoder.getstate()[0]  # the start of a character cut short, held back
     return data[: len(data) - len(pending)] if pending else data
+
+
+# The compiled validation (`_utf8_c`), built with the compiled walk; None: the decoder above
+# (NEWSSPIDER_PURE_PYTHON=1, or no compiler at install). `segments.use_compiled` switches it.
+try:
+    from newsspider.extraction import _utf8_c
+except ImportError:  # not built: the pure-Python path
+    _utf8_c = None  # type: ignore[assignment]
+#: Whether the compiled validation can run here.
+COMPILED_UTF8_AVAILABLE = _utf8_c is not None
+_compiled_length: Callable[[bytes], int] | None = (
+    _utf8_c.complete_utf8_length
+    if _utf8_c is not None and os.environ.get("NEWSSPIDER_PURE_PYTHON", "") in ("", "0")
+    else None
+)
+
+
+def use_compiled_utf8(enabled: bool) -> bool:
+    """Validate UTF-8 compiled (when built) or with the decoder; whether compiled now."""
+    global _compiled_length  # noqa: PLW0603 - the switch is module state by design
+    _compiled_length = _utf8_c.complete_utf8_length if enabled and _utf8_c else None
+    return _compiled_length is not None
 
 
 def _looks_like_mojibake(text: str) -> bool:

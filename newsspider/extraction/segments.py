@@ -34,6 +34,7 @@ from newsspider.extraction.class_words import (
     use_compiled_meaning,
 )
 from newsspider.extraction.cleaning import FORM_BOX_ATTRIBUTE
+from newsspider.extraction.decoding import use_compiled_utf8
 from newsspider.extraction.gil import yield_point
 from newsspider.extraction.page_model import (
     BLOCK_TAGS,
@@ -685,3 +686,4 @@ def use_compiled(enabled: bool) -> None:
     _active_walk = segment_page_compiled if enabled else segment_page_python
     use_compiled_guard(enabled)
     use_compiled_meaning(enabled)
+    use_compiled_utf8(enabled)

@@ -1,0 +1,3 @@
+"""Type stub of the compiled UTF-8 validation (`_utf8_c.pyx`)."""
+
+def complete_utf8_length(data: bytes) -> int: ...
