@@ -697,7 +697,7 @@ class Runner:
             error_text = traceback.format_exc()
             stats.exceptions += 1
         else:
-            if "internal-error" in problems:
+            if "internal-error" in problems or "metadata-error" in problems:
                 stats.internal_errors += 1
                 error_text = self.last_error.text
         seconds = time.perf_counter() - start

@@ -380,3 +380,29 @@ def test_nested_byline_candidates_read_little_text(monkeypatch: pytest.MonkeyPat
     article = extract(page)
     assert read < 200 * 1_000  # a few hundred characters per candidate, not the page
     assert_well_formed(article)
+
+
+@pytest.mark.spies_on_core
+def test_a_bug_in_reading_the_metadata_is_flagged_and_logged(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Metadata may fail without taking the body with it, but never silently: compiled, a
+    # type check's TypeError once cost 160 pages their dates, unseen.
+    from newsspider.extraction import metadata
+
+    def broken(*args: object) -> metadata.PageMetadata:
+        raise TypeError("a bug")
+
+    monkeypatch.setattr(metadata, "_read", broken)
+    page = (
+        "<html><head><title>Harbour news</title></head><body><article><h1>Harbour news</h1>"
+        + "<p>The harbour reopened on Monday after three weeks of repairs to the pier.</p>" * 8
+        + "</article></body></html>"
+    )
+    with caplog.at_level("ERROR", logger="newsspider.extraction.metadata"):
+        article = extract(page, url="https://example.com/harbour")
+    assert "metadata-error" in article.warnings
+    assert "internal-error" not in article.warnings
+    assert article.title is None and article.date is None
+    assert "harbour reopened" in article.body
+    assert "reading the metadata failed" in caplog.text and "a bug" in caplog.text

@@ -117,6 +117,8 @@ def _extract(
 
     # Metadata and page signals first: cleaning removes the scripts and forms they read.
     metadata = read_metadata(root, url, reference_time=reference_time, hints=hints)
+    if metadata.failed:
+        warnings.append("metadata-error")
     title_text, password_fields = read_form_signals(root)
     clean_tree(root)
     page = segment_page(root, url)

@@ -6,6 +6,7 @@ parsing the strings themselves is `date_parsing`.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -63,6 +64,8 @@ MODIFIED_META = (
     "dcterms.modified", "article:updated_time", "updated_time", "revised", "dateupdated",
     "weibo:article:update_at",
 )  # fmt: skip
+
+logger = logging.getLogger(__name__)
 
 _PUBLISHED_KEYS = ("datePublished", "dateCreated", "uploadDate")
 _MODIFIED_KEYS = ("dateModified",)
@@ -471,6 +474,9 @@ def find_dates(
                 url_month=url_month,
             )
         except (ValueError, TypeError):  # pragma: no cover - lxml on odd trees
+            # Not silent: a TypeError here can also be a bug (a compiled module's type check
+            # hid one that cost 160 pages their dates).
+            logger.warning("newsspider: the date search failed for %s", url, exc_info=True)
             published = None
     else:
         published = _before_update(published, times, latest, month_first)

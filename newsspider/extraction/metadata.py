@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -27,6 +28,8 @@ from newsspider.extraction.jsonld import (
 from newsspider.extraction.page_scan import scan_page
 from newsspider.extraction.title import choose_title, clean_text
 
+logger = logging.getLogger(__name__)
+
 
 @dataclass(frozen=True, slots=True)
 class PageMetadata:
@@ -47,6 +50,9 @@ class PageMetadata:
     #: The main JSON-LD article's ``articleBody`` (whitespace-collapsed, bounded): what the
     #: publisher says the body text is.
     article_body: str | None = None
+    #: Reading failed (a bug, logged with its traceback): every field above is missing, and
+    #: the article says so (warning ``metadata-error``).
+    failed: bool = False
 
 
 # --- small field readers ----------------------------------------------------------------------
@@ -126,11 +132,13 @@ def read_metadata(
     hints: Mapping[str, Any] | None = None,
     headline_candidates: Sequence[etree._Element] = (),
 ) -> PageMetadata:
-    """Everything the intact page says about itself. Never raises."""
+    """Everything the intact page says about itself. Never raises: a bug is logged and the
+    result flagged (`PageMetadata.failed`), so the body is still extracted."""
     try:
         return _read(root, url, reference_time, hints or {}, headline_candidates)
     except Exception:
-        return PageMetadata(None, None, None, (), None, None, None, None, None, None)
+        logger.exception("newsspider: reading the metadata failed for %s", url)
+        return PageMetadata(None, None, None, (), None, None, None, None, None, None, failed=True)
 
 
 def _read(
