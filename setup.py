@@ -4,8 +4,8 @@
   `_utf8_c.pyx`): the segment walk, the markup guard's scans, the class meaning and UTF-8
   validation, written for C (the walk against lxml's public C API), with Python twins in the
   same package.
-- mypyc: the extraction modules themselves (`newsspider/extraction/*.py` but the package's
-  `__init__` and the `Article` record), compiled from their unchanged, type-checked sources. The
+- mypyc: the extraction modules themselves (`newsspider/extraction/*.py` but those in
+  `_NOT_COMPILED` below), compiled from their unchanged, type-checked sources. The
   Python sources stay the reference; `newsspider/core_loader.py` loads them instead when
   NEWSSPIDER_PURE_PYTHON=1 or when a source changed since the build (an editable install).
 

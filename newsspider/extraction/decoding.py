@@ -106,8 +106,8 @@ def _strict_decode(data: bytes, codec: str) -> str | None:
 def _utf8_bytes(data: bytes) -> bytes | None:
     """``data`` if it is UTF-8, allowing a last character cut short (a size-capped download or
     a `max_bytes` cut ends mid-character: then ``data`` without it); None if it is not UTF-8.
-    Validated a slice at a time, keeping no text: a whole page as a str is the largest copy an
-    extraction would make."""
+    Validated without keeping text (a whole page as a str is the largest copy an extraction
+    would make): by `_utf8_c` when it is built, else decoded a slice at a time."""
     if _compiled_length is not None:
         length = _compiled_length(data)
         if length < 0:
