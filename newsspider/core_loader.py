@@ -32,6 +32,9 @@ PACKAGE = "newsspider.extraction"
 _CORE_DIR = Path(__file__).resolve().parent / "extraction"
 #: mypyc's shared library for the whole group (setup.py's group_name), beside the package.
 _GROUP_LIBRARY = "newsspider_core__mypyc"
+#: NEWSSPIDER_PURE_PYTHON=1, read once, at import: the sources instead of the mypyc modules, and
+#: every Cython part (walk, guard scans, class meaning, UTF-8 check) off. The one reading of it.
+PURE_PYTHON_REQUESTED = os.environ.get("NEWSSPIDER_PURE_PYTHON", "") not in ("", "0")
 
 
 class _SourceFinder(MetaPathFinder):
@@ -85,7 +88,7 @@ def _decide() -> tuple[bool, str, frozenset[str]]:
     built = built and all(_extension_present(_CORE_DIR, name) for name in sources)
     if not built:
         return False, "the compiled modules were not built (no C compiler or mypy)", frozenset()
-    if os.environ.get("NEWSSPIDER_PURE_PYTHON", "") not in ("", "0"):
+    if PURE_PYTHON_REQUESTED:
         return False, "NEWSSPIDER_PURE_PYTHON is set", frozenset(sources)
     if changed := _stale(sources):
         reason = f"sources changed since the build ({', '.join(changed[:3])})"

@@ -75,18 +75,24 @@ def test_every_fixture_and_demo_page_is_the_same_article_from_both() -> None:
     assert differing == []
 
 
-@needs_compiled_core
-def test_the_switch_loads_the_sources() -> None:
+def test_the_switch_loads_the_sources_and_turns_every_compiled_part_off() -> None:
+    # One switch for both kinds: the mypyc modules (sources loaded instead) and the Cython
+    # parts (walk, guard scans, class meaning, UTF-8 check).
     code = (
-        "from newsspider import core_loader; from newsspider.extraction import scoring, gil; "
-        "print(core_loader.COMPILED_CORE, core_loader.PURE_REASON, "
-        "scoring.__file__.endswith('.py'), gil.__file__.endswith('.py'))"
+        "from newsspider import core_loader; "
+        "from newsspider.extraction import class_words, decoding, gil, parsing, scoring, segments; "
+        "print(core_loader.COMPILED_CORE, scoring.__file__.endswith('.py'), "
+        "gil.__file__.endswith('.py'), segments.COMPILED, parsing._scans is parsing._REGEX_SCANS, "
+        "class_words._compiled_work_out, decoding._compiled_length); print(core_loader.PURE_REASON)"
     )
     env = {**os.environ, "NEWSSPIDER_PURE_PYTHON": "1"}
     result = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )
-    assert result.stdout.strip() == "False NEWSSPIDER_PURE_PYTHON is set True True"
+    switches, reason = result.stdout.strip().splitlines()
+    assert switches == "False True True False True None None"
+    if core_loader.COMPILED_CORE:
+        assert reason == "NEWSSPIDER_PURE_PYTHON is set"
 
 
 def test_a_source_edited_since_the_build_is_found() -> None:

@@ -10,7 +10,6 @@ compiled walk is absent and these tests skip, except under ``CI=true``, where it
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -45,19 +44,6 @@ def test_ci_builds_and_uses_the_compiled_walk() -> None:
         assert parsing._scans is parsing._compiled_scans
         assert class_words._compiled_work_out is not None
         assert decoding._compiled_length is not None
-
-
-def test_pure_python_switch_is_read_at_import() -> None:
-    code = (
-        "from newsspider.extraction import class_words, decoding, parsing, segments; "
-        "print(segments.COMPILED, parsing._scans is parsing._REGEX_SCANS, "
-        "class_words._compiled_work_out, decoding._compiled_length)"
-    )
-    env = {**os.environ, "NEWSSPIDER_PURE_PYTHON": "1"}
-    result = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-    )
-    assert result.stdout.strip() == "False True None None"
 
 
 def _prepared_tree(html: bytes, url: str | None) -> object:

@@ -6,9 +6,9 @@ elements and squashed values. Pure functions of the attribute strings, cached (b
 
 from __future__ import annotations
 
-import os
 import re
 
+from newsspider.core_loader import PURE_PYTHON_REQUESTED
 from newsspider.extraction.caching import MAX_KEY_CHARS
 from newsspider.extraction.visibility import HIDDEN_KEYS, hidden_class
 
@@ -219,11 +219,9 @@ else:
     )
 #: Whether the compiled version can run here.
 COMPILED_MEANING_AVAILABLE = _class_words_c is not None
-# NEWSSPIDER_PURE_PYTHON=1 (read once, at import) keeps every compiled path off, as in segments.
+# NEWSSPIDER_PURE_PYTHON=1 keeps every compiled path off (`core_loader.PURE_PYTHON_REQUESTED`).
 _compiled_work_out = (
-    _class_words_c.work_out
-    if _class_words_c is not None and os.environ.get("NEWSSPIDER_PURE_PYTHON", "") in ("", "0")
-    else None
+    _class_words_c.work_out if _class_words_c is not None and not PURE_PYTHON_REQUESTED else None
 )
 
 

@@ -11,11 +11,12 @@ to the next source instead of producing mojibake.
 from __future__ import annotations
 
 import codecs
-import os
 import re
 from collections.abc import Callable
 
 from w3lib.encoding import html_body_declared_encoding, read_bom, resolve_encoding
+
+from newsspider.core_loader import PURE_PYTHON_REQUESTED
 
 # Multi-byte encodings whose decoders reject foreign bytes, so a strict decode is a real test.
 _MULTIBYTE = frozenset(
@@ -125,7 +126,8 @@ def _utf8_bytes(data: bytes) -> bytes | None:
 
 
 # The compiled validation (`_utf8_c`), built with the compiled walk; None: the decoder above
-# (NEWSSPIDER_PURE_PYTHON=1, or no compiler at install). `segments.use_compiled` switches it.
+# (NEWSSPIDER_PURE_PYTHON=1, `core_loader.PURE_PYTHON_REQUESTED`, or no compiler at install).
+# `segments.use_compiled` switches it.
 try:
     from newsspider.extraction import _utf8_c
 except ImportError:  # not built: the pure-Python path
@@ -133,9 +135,7 @@ except ImportError:  # not built: the pure-Python path
 #: Whether the compiled validation can run here.
 COMPILED_UTF8_AVAILABLE = _utf8_c is not None
 _compiled_length: Callable[[bytes], int] | None = (
-    _utf8_c.complete_utf8_length
-    if _utf8_c is not None and os.environ.get("NEWSSPIDER_PURE_PYTHON", "") in ("", "0")
-    else None
+    _utf8_c.complete_utf8_length if _utf8_c is not None and not PURE_PYTHON_REQUESTED else None
 )
 
 

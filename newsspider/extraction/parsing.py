@@ -7,13 +7,14 @@ network, and its own depth limit keeps absurdly nested pages bounded.
 
 from __future__ import annotations
 
-import os
 import re
 import threading
 from collections.abc import Callable
 from typing import NamedTuple
 
 from lxml import etree
+
+from newsspider.core_loader import PURE_PYTHON_REQUESTED
 
 # Control bytes XML forbids; lxml refuses them, real pages contain them anyway. bytes.translate
 # deletes them at memory speed, where a regular expression over a large page costs a millisecond.
@@ -126,11 +127,9 @@ else:
         )
 #: Whether the compiled scans can run here (built, and built for these limits).
 COMPILED_GUARD_AVAILABLE = _compiled_scans is not None
-# NEWSSPIDER_PURE_PYTHON=1 (read once, at import) keeps every compiled path off, as in segments.
+# NEWSSPIDER_PURE_PYTHON=1 keeps every compiled path off (`core_loader.PURE_PYTHON_REQUESTED`).
 _scans = (
-    _compiled_scans
-    if _compiled_scans is not None and os.environ.get("NEWSSPIDER_PURE_PYTHON", "") in ("", "0")
-    else _REGEX_SCANS
+    _compiled_scans if _compiled_scans is not None and not PURE_PYTHON_REQUESTED else _REGEX_SCANS
 )
 
 

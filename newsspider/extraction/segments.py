@@ -11,7 +11,6 @@ scoring is then a single reverse sweep, never a recursion.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable
 from types import ModuleType
@@ -19,6 +18,7 @@ from urllib.parse import urlsplit
 
 from lxml import etree
 
+from newsspider.core_loader import PURE_PYTHON_REQUESTED
 from newsspider.extraction.caching import cacheable
 from newsspider.extraction.class_words import (
     FURNITURE_TOKENS,
@@ -670,7 +670,7 @@ else:
 COMPILED_AVAILABLE = _compiled is not None
 #: Whether `segment_page` runs the compiled walk (False: built without a compiler, or
 #: NEWSSPIDER_PURE_PYTHON=1). `use_compiled` changes it.
-COMPILED = COMPILED_AVAILABLE and os.environ.get("NEWSSPIDER_PURE_PYTHON", "") in ("", "0")
+COMPILED = COMPILED_AVAILABLE and not PURE_PYTHON_REQUESTED
 _active_walk: Callable[[etree._Element, str | None], PageSegments] = (
     segment_page_compiled if COMPILED else segment_page_python
 )
