@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Final
 
 from newsspider.extraction.article import Article
 from newsspider.extraction.assembly import body_text, select_body
@@ -50,9 +50,9 @@ logger = logging.getLogger(__name__)
 
 #: Names accepted by `extract(algorithm=...)`: the combined default first, then the methods it
 #: grew from (see docs/algorithms/README.md).
-ALGORITHMS: tuple[str, ...] = ("default", *STRATEGIES)
+ALGORITHMS: Final[tuple[str, ...]] = ("default", *STRATEGIES)
 #: Pages are cut to this many bytes before parsing unless the caller says otherwise.
-DEFAULT_MAX_BYTES = 20 * 1024 * 1024
+DEFAULT_MAX_BYTES: Final = 20 * 1024 * 1024
 
 
 def extract(

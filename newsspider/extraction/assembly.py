@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Final
 
 from newsspider.extraction.page_model import HEADING_TAGS, SUBHEADING_TAGS, PageSegments
 from newsspider.extraction.scoring import ContainerChoice, effective_chars
 from newsspider.extraction.textstats import SENTENCE_ENDS
 
-MAX_LINK_DENSITY = 0.5
+MAX_LINK_DENSITY: Final = 0.5
 # A sibling of the container joins the body when it is at least this share of the container's
 # score: articles split into several sibling blocks (lead, body, continuation) are common.
-SIBLING_SHARE = 0.25
+SIBLING_SHARE: Final = 0.25
 #: Elements that are a box of their own inside the article, whatever their class: a `<form>`
 #: holds a form's labels and instructions ("Request information", "First name *"), never the
 #: article's text, unless it wraps the whole page (ASP.NET), which `is_wrapper` tells.
-_BOX_TAGS = frozenset({"form"})
+_BOX_TAGS: Final = frozenset({"form"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,7 +161,7 @@ def _keep(
 
 #: A sentence whose own words, outside its links, run to this many characters (CJK counted
 #: as dense) is text that cites, however much of it is linked.
-CITING_SENTENCE_CHARS = 40
+CITING_SENTENCE_CHARS: Final = 40
 
 
 def _cited_sentence(page: PageSegments, index: int) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from itertools import islice
-from typing import Any
+from typing import Any, Final
 
 from lxml import etree
 
@@ -16,20 +16,24 @@ from newsspider.extraction.title import clean_text
 __all__ = ["clean_authors", "find_authors"]
 
 #: Elements examined around the headline for a byline.
-_BYLINE_BUDGET = 200
+_BYLINE_BUDGET: Final = 200
 #: Text read from one byline candidate (a byline is kept under 120 characters), and elements
 #: searched below a marked author for its itemprop=name.
-_MAX_BYLINE_TEXT = 240
-_NAME_SEARCH = 50
-_AUTHOR_CLASS_RE = re.compile(r"byline|author|writer|reporter|journalist|autor|作者|記者", re.I)
+_MAX_BYLINE_TEXT: Final = 240
+_NAME_SEARCH: Final = 50
+_AUTHOR_CLASS_RE: Final = re.compile(
+    r"byline|author|writer|reporter|journalist|autor|作者|記者", re.I
+)
 
-_BY_PREFIX_RE = re.compile(
+_BY_PREFIX_RE: Final = re.compile(
     r"^\s*(?:by|from|von|par|por|di|door|av|автор[ы]?|текст|作者|文|记者|記者|编辑|責任編輯|"
     r"posted by|written by|words by|story by|reported by)\s*[:：|/]?\s*",
     re.IGNORECASE,
 )
-_AUTHOR_SPLIT_RE = re.compile(r"\s*(?:,|;|&|\band\b|\bund\b|\bet\b|\by\b|\be\b|\bи\b|、|/)\s*")
-_NOT_NAME_RE = re.compile(r"https?:|www\.|@|\d|\.com\b|\.html", re.IGNORECASE)
+_AUTHOR_SPLIT_RE: Final = re.compile(
+    r"\s*(?:,|;|&|\band\b|\bund\b|\bet\b|\by\b|\be\b|\bи\b|、|/)\s*"
+)
+_NOT_NAME_RE: Final = re.compile(r"https?:|www\.|@|\d|\.com\b|\.html", re.IGNORECASE)
 
 
 def clean_authors(raw: Sequence[str]) -> tuple[str, ...]:

@@ -48,27 +48,27 @@ SIGNATURES: Final[tuple[tuple[bytes, str], ...]] = (
     (b"SQLite format 3\x00", "sqlite"),
     (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "ole"),  # old Office documents
 )
-_BZ2_BLOCK = re.compile(rb"BZh[1-9]1AY&SY", re.DOTALL)
+_BZ2_BLOCK: Final = re.compile(rb"BZh[1-9]1AY&SY", re.DOTALL)
 #: zlib streams (deflate with a header) start with 0x78 and a check byte; 0x78 then a byte that
 #: cannot follow "x" in UTF-8 text.
 _ZLIB_STARTS: Final = (b"x\x01", b"x\x5e", b"x\x9c", b"x\xda")
 #: Characters no text page contains in bulk: C0 controls other than whitespace (ESC stays: it
 #: switches the ISO-2022 Japanese encodings), DEL, C1 controls and the replacement character.
-_NOT_TEXT_RUN = re.compile("[\x00-\x08\x0e-\x1a\x1c-\x1f\x7f-\x9f\ufffd]+")
+_NOT_TEXT_RUN: Final = re.compile("[\x00-\x08\x0e-\x1a\x1c-\x1f\x7f-\x9f\ufffd]+")
 # Its complement from the start: one match runs through a clean sample in a tight loop, where
 # a search for the runs pays per position (a tenth of the cost on a page's 4 kB sample).
-_TEXT_PREFIX = re.compile("[^\x00-\x08\x0e-\x1a\x1c-\x1f\x7f-\x9f\ufffd]*")
+_TEXT_PREFIX: Final = re.compile("[^\x00-\x08\x0e-\x1a\x1c-\x1f\x7f-\x9f\ufffd]*")
 #: How much of the decoded text is looked at: this many characters at the start (where a
 #: server's mistake shows) and as many from the middle (a text head before binary). Noise is
 #: uniform, so a few kilobytes tell; more would cost a regex scan of the whole page.
-TEXT_SAMPLE = 2048
+TEXT_SAMPLE: Final = 2048
 #: Noise is spread out, damage to a text page comes in clumps (a run of NUL bytes, a broken
 #: multi-byte character): the input is not text when runs of such characters start at more than
 #: this share of the sample's positions. Random bytes give 10% decoded in a single-byte
 #: encoding, 26% as UTF-8; text pages next to none.
-NOT_TEXT_RUNS = 0.04
+NOT_TEXT_RUNS: Final = 0.04
 #: ... or when such characters are most of the sample (a file of NUL bytes is one long run).
-NOT_TEXT_CHARS = 0.5
+NOT_TEXT_CHARS: Final = 0.5
 
 
 def binary_signature(data: bytes) -> str | None:
@@ -108,14 +108,14 @@ def mostly_not_text(text: str) -> bool:
 
 # A JSON document: an object with a key (or empty), or an array of values. HTML never starts
 # with a brace or a bracket; a text that does and goes on like JSON is data.
-_JSON_START = re.compile(r'[\ufeff\s]*(?:\{\s*["}]|\[\s*[\[{"\]\d\-tfn])')
+_JSON_START: Final = re.compile(r'[\ufeff\s]*(?:\{\s*["}]|\[\s*[\[{"\]\d\-tfn])')
 #: Root elements (local names, lower-cased) of the XML data formats that are not pages; the
 #: feed and sitemap readers (`newsspider.spiders`) accept the same ones.
 FEED_ROOTS: Final = ("rss", "feed", "rdf")
 SITEMAP_ROOTS: Final = ("urlset", "sitemapindex")
 # A feed or a sitemap: the document element, after an XML declaration, processing
 # instructions (a feed's stylesheet), comments and a doctype (RSS 0.91's).
-_XML_DATA_START = re.compile(
+_XML_DATA_START: Final = re.compile(
     r"[\ufeff\s]*(?:<\?xml[^>]{0,500}>\s*)?"
     r"(?:(?:<\?[^>]{0,500}>|<!--.{0,2000}?-->|<!DOCTYPE[^>]{0,500}>)\s*){0,10}"
     r"<(?:[A-Za-z]+:)?((?i:" + "|".join((*FEED_ROOTS, *SITEMAP_ROOTS)) + r"))\b",

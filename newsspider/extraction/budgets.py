@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 __all__ = ["cut_to_budget"]
 
-_CHUNK = 1 << 16
+_CHUNK: Final = 1 << 16
 
 #: ``count(data, start, end)``: how many counted things ``data[start:end]`` holds (additive).
 Counter = Callable[[bytes, int, int], int]

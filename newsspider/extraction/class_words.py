@@ -7,17 +7,18 @@ elements and squashed values. Pure functions of the attribute strings, cached (b
 from __future__ import annotations
 
 import re
+from typing import Final
 
 from newsspider.core_loader import PURE_PYTHON_REQUESTED
 from newsspider.extraction.caching import MAX_KEY_CHARS
 from newsspider.extraction.visibility import HIDDEN_KEYS, hidden_class
 
-_CAMEL = re.compile(r"([a-z])([A-Z])")
-_TOKEN_SPLIT = re.compile(r"[^a-z0-9]+")
+_CAMEL: Final = re.compile(r"([a-z])([A-Z])")
+_TOKEN_SPLIT: Final = re.compile(r"[^a-z0-9]+")
 # Class/id words of page furniture. Whole tokens only: "comment" is noise, "commentary" is not.
 # Strong words name regions that never wrap an article; weak ones ("widget", "modal", "promo")
 # also appear on wrappers, so they only count inside the chosen container.
-STRONG_NEGATIVE_TOKENS = frozenset(
+STRONG_NEGATIVE_TOKENS: Final = frozenset(
     """comment comments commentlist disqus respond replies related relatedposts
     recommend recommended recommendation recommendations recirc recirculation outbrain taboola share
     sharing sharebar social socials newsletter subscribe subscription signup cookie cookies
@@ -25,11 +26,11 @@ STRONG_NEGATIVE_TOKENS = frozenset(
     pager advert advertisement advertising ads adslot sponsor sponsored popup trending popular
     mostread""".split()
 )
-WEAK_NEGATIVE_TOKENS = frozenset(
+WEAK_NEGATIVE_TOKENS: Final = frozenset(
     """reply ad banner modal toolbar widget masthead tags tagcloud keywords rating ratings skip
     print login teaser teasers more promo promotion bio cta author""".split()
 )
-POSITIVE_TOKENS = frozenset(
+POSITIVE_TOKENS: Final = frozenset(
     """article articlebody articlecontent articletext body content entry entrycontent post
     postbody postcontent story storybody storycontent text prose main maincontent blog news
     hentry""".split()
@@ -37,22 +38,22 @@ POSITIVE_TOKENS = frozenset(
 
 
 #: Strong words that name a region of the page around the article (never a part of it).
-REGION_TOKENS = frozenset(
+REGION_TOKENS: Final = frozenset(
     "footer sidebar nav navbar navigation menu breadcrumb breadcrumbs pagination pager".split()
 )
 
 
-CAPTION_TOKENS = frozenset(
+CAPTION_TOKENS: Final = frozenset(
     """caption captions wpcaption wpcaptiontext imagecaption photocaption figcaption credit
     credits imagecredit photocredit""".split()
 )
 #: A dialog laid over the page (consent and cookie notices, modals): furniture that may hold
 #: more prose than the article itself, so only its share of the page's structure can make it
 #: a wrapper.
-OVERLAY = -3
-STRONG_FURNITURE = -2
-WEAK_FURNITURE = -1
-OVERLAY_TOKENS = frozenset("consent cookie cookies gdpr onetrust cmp".split())
+OVERLAY: Final = -3
+STRONG_FURNITURE: Final = -2
+WEAK_FURNITURE: Final = -1
+OVERLAY_TOKENS: Final = frozenset("consent cookie cookies gdpr onetrust cmp".split())
 
 
 def attribute_tokens(value: str) -> frozenset[str]:
@@ -76,7 +77,7 @@ def attribute_tokens(value: str) -> frozenset[str]:
     return frozenset(tokens)
 
 
-_BEM_ELEMENT = re.compile(r"[a-z][a-z-]{2,}")
+_BEM_ELEMENT: Final = re.compile(r"[a-z][a-z-]{2,}")
 
 
 def _bem_element(word: str) -> str:
@@ -102,15 +103,15 @@ def _signal_of(tokens: frozenset[str]) -> int:
     return 1 if positive else 0
 
 
-FURNITURE_TOKENS = STRONG_NEGATIVE_TOKENS | WEAK_NEGATIVE_TOKENS | OVERLAY_TOKENS
+FURNITURE_TOKENS: Final = STRONG_NEGATIVE_TOKENS | WEAK_NEGATIVE_TOKENS | OVERLAY_TOKENS
 #: A class name with one of these parts describes its element's layout, not what it is:
 #: "with-sidebar-layout", "has-ads", "ast-no-sidebar" sit on the column that holds the article.
-_MODIFIER_PARTS = frozenset({"has", "with", "without", "no"})
-_PART_SPLIT = re.compile(r"[-_]+")
+_MODIFIER_PARTS: Final = frozenset({"has", "with", "without", "no"})
+_PART_SPLIT: Final = re.compile(r"[-_]+")
 # A modifier part is followed by "-" or "_": one search of the lower-cased value rules out
 # almost every value before any per-name work (cheaper than a case-blind regex or a substring
 # test per part).
-_MODIFIER_KEY = re.compile("(?:" + "|".join(sorted(_MODIFIER_PARTS)) + ")[-_]")
+_MODIFIER_KEY: Final = re.compile("(?:" + "|".join(sorted(_MODIFIER_PARTS)) + ")[-_]")
 
 
 #: What a block's class and id attributes say: (signal, caption, hidden, furniture words).
@@ -126,7 +127,7 @@ _attribute_cache: dict[tuple[str | None, str | None], ClassMeaning] = {}
 # 20,000: a bigger dict costs memory-hierarchy time on pages of unique values (an id per
 # element: 2.6x the time per doubling of the page at 50,000, 2.2x here, bench.pathological),
 # and no measurable time over 1,184 development pages in one process (15,000 entries used).
-_CACHE_LIMIT = 20_000
+_CACHE_LIMIT: Final = 20_000
 
 
 def clear_cache() -> None:
@@ -218,7 +219,7 @@ else:
         WEAK_FURNITURE,
     )
 #: Whether the compiled version can run here.
-COMPILED_MEANING_AVAILABLE = _class_words_c is not None
+COMPILED_MEANING_AVAILABLE: Final = _class_words_c is not None
 # NEWSSPIDER_PURE_PYTHON=1 keeps every compiled path off (`core_loader.PURE_PYTHON_REQUESTED`).
 _compiled_work_out = (
     _class_words_c.work_out if _class_words_c is not None and not PURE_PYTHON_REQUESTED else None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from lxml import etree
 
 from newsspider.extraction.page_model import BLOCK_TAGS
@@ -9,7 +11,7 @@ from newsspider.extraction.streaming import place_streamed_parts
 from newsspider.extraction.visibility import reveal_controlled
 
 # Elements whose content is code, controls or embedded documents, never prose.
-_NEVER_TEXT = (
+_NEVER_TEXT: Final = (
     "script",
     "style",
     "noscript",
@@ -38,33 +40,33 @@ _NEVER_TEXT = (
 
 #: MathML's token elements: each is one symbol, name or number of a formula, written with no
 #: space between them. A space after each keeps "x² + bx" from reading as one word "x2+bx".
-_MATH_TOKENS = ("mi", "mn", "mo", "ms", "mtext")
+_MATH_TOKENS: Final = ("mi", "mn", "mo", "ms", "mtext")
 #: Custom-element wrappers of a formula read as inline, counted from the <math> up.
-_MATH_WRAPPER_LEVELS = 3
+_MATH_WRAPPER_LEVELS: Final = 3
 
 
 #: A button holding one of these is not a control: an unclosed <div> inside it made the parser
 #: put the rest of the page in there (browsers close the button at </button>).
-_NOT_IN_A_BUTTON = ("p", "article", "main", "section", "h1", "h2", "h3", "li", "table")
+_NOT_IN_A_BUTTON: Final = ("p", "article", "main", "section", "h1", "h2", "h3", "li", "table")
 
 
 #: The attribute `mark_form_boxes` sets on the box around a form's fields; the segment walk
 #: reads it as weak furniture (dropped inside the chosen container).
-FORM_BOX_ATTRIBUTE = "data-newsspider-box"
+FORM_BOX_ATTRIBUTE: Final = "data-newsspider-box"
 #: A box around a text field holds at most this many characters of its own: a newsletter
 #: sign-up ("Join our newsletter" and a line of promise), a comment form with its labels.
-FORM_BOX_MAX_CHARS = 400
+FORM_BOX_MAX_CHARS: Final = 400
 #: Fields looked at per page, levels climbed per field, nodes read per level: bounded work on
 #: hostile pages (100,000 fields, deep empty nesting).
-_MAX_FIELDS = 64
-_MAX_LEVELS = 6
-_MAX_NODES = 400
+_MAX_FIELDS: Final = 64
+_MAX_LEVELS: Final = 6
+_MAX_NODES: Final = 400
 #: ... and nodes read for all the fields of a page: a fuzzed 20 kB page of 64 fields in deep
 #: boxes cost 0.1 s (5 s per MB) when every level re-read its subtree.
-_MAX_PAGE_NODES = 4000
+_MAX_PAGE_NODES: Final = 4000
 # Not "number": a quantity field makes a product card, whose text is the page's content.
-_TEXT_FIELD_TYPES = frozenset({"", "text", "email", "search", "tel", "url", "password"})
-_NOT_A_BOX = frozenset({"html", "body", "main", "article"})
+_TEXT_FIELD_TYPES: Final = frozenset({"", "text", "email", "search", "tel", "url", "password"})
+_NOT_A_BOX: Final = frozenset({"html", "body", "main", "article"})
 
 
 def mark_form_boxes(root: etree._Element) -> None:

@@ -24,9 +24,10 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Final
 
 #: Inputs from this size on pause the collector; below it its passes cost under 10%.
-PAUSE_FROM_BYTES = 1024 * 1024
+PAUSE_FROM_BYTES: Final = 1024 * 1024
 #: A pause longer than this gets a full collection when an extraction ends.
 MAX_PAUSE_SECONDS = 10.0
 

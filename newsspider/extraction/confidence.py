@@ -36,7 +36,7 @@ from newsspider.extraction.page_model import PageSegments
 from newsspider.extraction.pagetype import BodyShape
 from newsspider.extraction.textstats import count_dense_script
 
-FEATURE_NAMES = (
+FEATURE_NAMES: Final = (
     "log_chars",
     "paragraphs",
     "punctuation_per_100",
@@ -65,8 +65,8 @@ FEATURE_NAMES = (
 
 #: Read through importlib.resources, which also works inside a zipped egg (Scrapyd's); the
 #: file-system path is for `bench.fit_confidence --write` in a source checkout.
-_MODEL_RESOURCE = resources.files("newsspider") / "models" / "confidence.json"
-MODEL_PATH = Path(str(_MODEL_RESOURCE))
+_MODEL_RESOURCE: Final = resources.files("newsspider") / "models" / "confidence.json"
+MODEL_PATH: Final = Path(str(_MODEL_RESOURCE))
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,8 +116,8 @@ PRESENCE_MODEL, QUALITY_MODEL = _load_models()
 #: bodies held out; docs/confidence.md). 0.25 until 2026-11-26's fourth sitting, whose final
 #: extraction code moved the held-out good bodies under 0.3 from 3.4% to 2.9%.
 DROP_THRESHOLD: Final = 0.3
-CAPPED_TYPES = frozenset({"error", "login"})
-NON_ARTICLE_CAP = 0.15
+CAPPED_TYPES: Final = frozenset({"error", "login"})
+NON_ARTICLE_CAP: Final = 0.15
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,8 +142,8 @@ class PageEvidence:
     segments: int = 0
 
 
-SHORT_BODY_LOG = math.log1p(500)
-_DECLARING_TAGS = frozenset({"article", "main"})
+SHORT_BODY_LOG: Final = math.log1p(500)
+_DECLARING_TAGS: Final = frozenset({"article", "main"})
 
 
 def page_evidence(
@@ -230,7 +230,7 @@ def confidence_features(
     )
 
 
-_SAMPLE = 3000
+_SAMPLE: Final = 3000
 
 
 def _squashed(text: str) -> str:
@@ -267,7 +267,7 @@ def text_agreement(body: str, reference: str | None, min_chars: int) -> float | 
 
 #: Above this many reference grams, one set of the opening's grams is cheaper than a substring
 #: search per gram (a page-controlled description may be long).
-_SEARCHES_MAX = 200
+_SEARCHES_MAX: Final = 200
 
 
 class _Opening:

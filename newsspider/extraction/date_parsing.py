@@ -12,14 +12,15 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
+from typing import Final
 from urllib.parse import unquote, urlsplit
 
 #: Nothing on the web we care about was published before this year.
-MIN_YEAR = 1995
+MIN_YEAR: Final = 1995
 
 # --- month names ------------------------------------------------------------------------------
 
-_MONTHS: dict[int, tuple[str, ...]] = {
+_MONTHS: Final[dict[int, tuple[str, ...]]] = {
     1: ("january", "jan", "januar", "jänner", "janvier", "janv", "enero", "ene", "janeiro",
         "gennaio", "gen", "januari", "января", "январь", "янв", "січня", "січень", "stycznia",
         "styczeń", "styczen", "ocak", "leden", "ledna", "tammikuuta", "januára"),
@@ -55,7 +56,7 @@ _MONTHS: dict[int, tuple[str, ...]] = {
          "grudnia", "grudzień", "aralık", "aralik", "prosinec", "prosince", "decembra"),
 }  # fmt: skip
 # Arabic (Egyptian and Levantine names).
-_MONTHS_AR: dict[int, tuple[str, ...]] = {
+_MONTHS_AR: Final[dict[int, tuple[str, ...]]] = {
     1: ("يناير", "كانون الثاني"),
     2: ("فبراير", "شباط"),
     3: ("مارس", "آذار"),
@@ -69,51 +70,51 @@ _MONTHS_AR: dict[int, tuple[str, ...]] = {
     11: ("نوفمبر", "تشرين الثاني"),
     12: ("ديسمبر", "كانون الأول"),
 }
-_MONTH_BY_NAME = {
+_MONTH_BY_NAME: Final = {
     name: num for table in (_MONTHS, _MONTHS_AR) for num, names in table.items() for name in names
 }
-_MONTH_RE = "|".join(re.escape(n) for n in sorted(_MONTH_BY_NAME, key=len, reverse=True))
+_MONTH_RE: Final = "|".join(re.escape(n) for n in sorted(_MONTH_BY_NAME, key=len, reverse=True))
 # Word boundaries that also work for Cyrillic; an abbreviation may carry a dot.
-_MON = rf"(?<!\w)(?P<mon>{_MONTH_RE})(?!\w)\.?"
+_MON: Final = rf"(?<!\w)(?P<mon>{_MONTH_RE})(?!\w)\.?"
 
 # --- date patterns ----------------------------------------------------------------------------
 
-_TIME = (
+_TIME: Final = (
     r"(?:\s*(?:T|,|\||-|–|—|/|·|at|um|à|a\s+las|às|alle|в|kl\.?|o)?\s*"
     r"(?P<H>\d{1,2})[:h](?P<M>\d{2})(?::(?P<S>\d{2}))?(?:[.,]\d+)?"
     r"\s*(?P<ampm>[ap]\.?\s?m\.?)?(?!\w)"
     r"\s*(?P<tz>Z|[+-]\d{2}:?\d{2}|(?:UTC|GMT)(?:\s*[+-]\d{1,2}(?::?\d{2})?)?)?)?"
 )
-_ISO_RE = re.compile(
+_ISO_RE: Final = re.compile(
     r"(?<!\d)(?P<y>(?:19|20)\d{2})(?P<sep>[-/.])(?P<m>\d{1,2})(?P=sep)(?P<d>\d{1,2})(?!\d)" + _TIME
 )
-_CJK_RE = re.compile(
+_CJK_RE: Final = re.compile(
     r"(?P<y>(?:19|20)\d{2})\s*[年년]\s*(?P<m>\d{1,2})\s*[月월]\s*(?P<d>\d{1,2})\s*[日일号]?"
     r"(?:\s*(?:\([^)]{1,3}\)|（[^）]{1,3}）|[^\d\s]{0,3}))?" + _TIME
 )
 # Korean "2019. 9. 5." with spaces after the dots.
-_KO_DOT_RE = re.compile(
+_KO_DOT_RE: Final = re.compile(
     r"(?<!\d)(?P<y>(?:19|20)\d{2})\.\s(?P<m>\d{1,2})\.\s(?P<d>\d{1,2})\.?(?!\d)" + _TIME
 )
-_NUMERIC_RE = re.compile(
+_NUMERIC_RE: Final = re.compile(
     r"(?<![\d.])(?P<a>\d{1,2})(?P<sep>[./-])\s?(?P<b>\d{1,2})(?P=sep)\s?(?P<y>(?:19|20)\d{2})(?!\d)"
     + _TIME
 )
-_DMY_TEXT_RE = re.compile(
+_DMY_TEXT_RE: Final = re.compile(
     r"(?<!\d)(?P<d>\d{1,2})(?:\.|st|nd|rd|th|er|º|°)?\s*(?:de\s+|of\s+)?"
     + _MON
     + r",?\s*(?:de\s+|del\s+)?(?P<y>(?:19|20)\d{2})(?!\d)(?:\s*(?:г\.|года|р\.|року|r\.))?"
     + _TIME,
     re.IGNORECASE,
 )
-_MDY_TEXT_RE = re.compile(
+_MDY_TEXT_RE: Final = re.compile(
     _MON + r"\s*(?P<d>\d{1,2})(?:st|nd|rd|th)?(?!\d),?\s*(?P<y>(?:19|20)\d{2})(?!\d)" + _TIME,
     re.IGNORECASE,
 )
-_TEXT_PATTERNS = (_ISO_RE, _CJK_RE, _DMY_TEXT_RE, _MDY_TEXT_RE, _KO_DOT_RE, _NUMERIC_RE)
+_TEXT_PATTERNS: Final = (_ISO_RE, _CJK_RE, _DMY_TEXT_RE, _MDY_TEXT_RE, _KO_DOT_RE, _NUMERIC_RE)
 # "31.10.23", "8.5.12": a two-digit year. Version numbers and scores look alike, so it is read
 # only in a short text of its own (a byline field), see `_SHORT_TEXT`.
-SHORT_YEAR_RE = re.compile(
+SHORT_YEAR_RE: Final = re.compile(
     # At the start, after a separator ("Party, 30.10.23", "Autor | 8.5.12") or "am"/"on";
     # and at the end ("release 1.2.10 now" is a version).
     r"(?:^\s*|[,|·:–—-]\s*|\s(?:am|on|le|el|il|vom)\s+)"
@@ -122,38 +123,38 @@ SHORT_YEAR_RE = re.compile(
     + r"(?=\s*(?:Uhr)?[^\w]*$)",
     re.IGNORECASE,
 )
-_SHORT_TEXT = 40
+_SHORT_TEXT: Final = 40
 
 # Machine values in structured data: ISO basic/extended, possibly a bare date.
-_MACHINE_RE = re.compile(
+_MACHINE_RE: Final = re.compile(
     r"\s*(?P<y>\d{4})-?(?P<m>\d{2})-?(?P<d>\d{2})"
     r"(?:[T\s]+(?P<H>\d{1,2}):?(?P<M>\d{2})(?::?(?P<S>\d{2}))?(?:[.,]\d+)?"
     r"\s*(?P<tz>Z|[+-]\d{2}(?::?\d{2})?)?)?(?![\d])"
 )
-_EPOCH_RE = re.compile(r"\s*(\d{10})(\d{3})?\s*$")
+_EPOCH_RE: Final = re.compile(r"\s*(\d{10})(\d{3})?\s*$")
 
 # URL dates: /2019/09/05/, /2019-09-05/, 20190905, /2019/09/ (month only).
-_URL_YMD_RE = re.compile(
+_URL_YMD_RE: Final = re.compile(
     r"(?<!\d)(?P<y>(?:19|20)\d{2})(?P<sep>[/_-]?)(?P<m>[01]\d)(?P=sep)(?P<d>[0-3]\d)(?!\d)"
 )
-URL_YMD_LOOSE_RE = re.compile(r"/(?P<y>(?:19|20)\d{2})/(?P<m>\d{1,2})/(?P<d>\d{1,2})/")
-_URL_YM_RE = re.compile(r"/(?P<y>(?:19|20)\d{2})[/-](?P<m>0?[1-9]|1[0-2])(?:/|$)")
-_URL_DMY_RE = re.compile(r"(?<!\d)(?P<d>[0-3]\d)-(?P<m>[01]\d)-(?P<y>(?:19|20)\d{2})(?!\d)")
+URL_YMD_LOOSE_RE: Final = re.compile(r"/(?P<y>(?:19|20)\d{2})/(?P<m>\d{1,2})/(?P<d>\d{1,2})/")
+_URL_YM_RE: Final = re.compile(r"/(?P<y>(?:19|20)\d{2})[/-](?P<m>0?[1-9]|1[0-2])(?:/|$)")
+_URL_DMY_RE: Final = re.compile(r"(?<!\d)(?P<d>[0-3]\d)-(?P<m>[01]\d)-(?P<y>(?:19|20)\d{2})(?!\d)")
 
 # --- relative dates ---------------------------------------------------------------------------
 
-_REL_DAY_WORDS: dict[str, int] = {
+_REL_DAY_WORDS: Final[dict[str, int]] = {
     "today": 0, "yesterday": 1, "сегодня": 0, "вчера": 1, "позавчера": 2, "сьогодні": 0,
     "вчора": 1, "今天": 0, "今日": 0, "昨天": 1, "昨日": 1, "前天": 2, "heute": 0,
     "gestern": 1, "aujourd'hui": 0, "hier": 1, "hoy": 0, "ayer": 1, "hoje": 0, "ontem": 1,
 }  # fmt: skip
-_REL_DAY_RE = re.compile(
+_REL_DAY_RE: Final = re.compile(
     r"(?<!\w)(?P<w>" + "|".join(sorted(map(re.escape, _REL_DAY_WORDS), key=len, reverse=True))
     + r")(?!\w)(?:[^\d]{0,6}?(?P<H>\d{1,2}):(?P<M>\d{2}))?",
     re.IGNORECASE,
 )  # fmt: skip
-_UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
-_REL_AGO_RE = re.compile(
+_UNIT_SECONDS: Final = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
+_REL_AGO_RE: Final = re.compile(
     r"(?P<n>\d{1,3}|an?|one)\s*(?P<u>"
     r"seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|"
     r"секунд[уы]?|минут[уы]?|час(?:а|ов)?|дн(?:я|ей)|день|недел[юиь]|"
@@ -163,7 +164,7 @@ _REL_AGO_RE = re.compile(
     r"\s*(?:ago|назад|前|$)",
     re.IGNORECASE,
 )
-_REL_AGO_PREFIX_RE = re.compile(
+_REL_AGO_PREFIX_RE: Final = re.compile(
     r"(?:vor|il y a|hace|há)\s+(?P<n>\d{1,3}|einer?|une?)\s+(?P<u>[^\W\d]+)", re.IGNORECASE
 )
 
@@ -203,7 +204,7 @@ class ParsedDate:
         return text + (self.offset or "")
 
 
-_OFFSET_RE = re.compile(r"([+-])(\d{1,2}):?(\d{2})?$")
+_OFFSET_RE: Final = re.compile(r"([+-])(\d{1,2}):?(\d{2})?$")
 
 
 def _offset(tz: str | None) -> str | None:

@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from itertools import chain, islice
-from typing import Any
+from typing import Any, Final
 from urllib.parse import urlsplit
 
 from lxml import etree
@@ -46,7 +46,7 @@ def _image_date(meta: Mapping[str, Sequence[str]], latest: date) -> ParsedDate |
 # --- finding dates in a page ------------------------------------------------------------------
 
 #: Meta keys (lower-cased name/property/itemprop) for the publication date, best first.
-PUBLISHED_META = (
+PUBLISHED_META: Final = (
     "article:published_time", "og:published_time", "article:published", "datepublished",
     "og:article:published_time", "published_time", "publication_date", "publish_date",
     "publish-date", "pubdate", "publishdate", "publishdatetime", "pub_date", "pubdatetime",
@@ -58,7 +58,7 @@ PUBLISHED_META = (
     "weibo:article:create_at", "news_date", "timestamp",
 )  # fmt: skip
 #: Meta keys for the last modification.
-MODIFIED_META = (
+MODIFIED_META: Final = (
     "article:modified_time", "og:updated_time", "article:modified", "datemodified",
     "og:modified_time", "modified_time", "last-modified", "lastmod", "dc.date.modified",
     "dcterms.modified", "article:updated_time", "updated_time", "revised", "dateupdated",
@@ -67,58 +67,60 @@ MODIFIED_META = (
 
 logger = logging.getLogger(__name__)
 
-_PUBLISHED_KEYS = ("datePublished", "dateCreated", "uploadDate")
-_MODIFIED_KEYS = ("dateModified",)
+_PUBLISHED_KEYS: Final = ("datePublished", "dateCreated", "uploadDate")
+_MODIFIED_KEYS: Final = ("dateModified",)
 
-_GENERIC_PUBLISHED_KEY = re.compile(r"publish|created|uploaded|pub_?date|releas", re.I)
+_GENERIC_PUBLISHED_KEY: Final = re.compile(r"publish|created|uploaded|pub_?date|releas", re.I)
 
 # Words around a date in visible text that say which date it is.
-_MODIFIED_CUE = re.compile(
+_MODIFIED_CUE: Final = re.compile(
     r"updat|modif|edited|revis|aktualisiert|geändert|stand:|обновл|изменен|更新|修改|"
     r"mis à jour|actualiz|atualiz|aggiorn|zaktualiz|last changed",
     re.IGNORECASE,
 )
-_PUBLISHED_CUE = re.compile(
+_PUBLISHED_CUE: Final = re.compile(
     r"publi|posted|erschienen|veröffentlicht|опубликов|发布|發布|发表|發表|时间|時間|日期|"
     r"créé|date|datum|дата|пубдата|(?<![a-z])time(?![a-z])|(?:post|entry|article)[-_]?meta|"
     r"byline|dateline",
     re.IGNORECASE,
 )
 # "comment" only as a word of its own: "ArticleHeaderComment" is an opinion piece's header.
-_NOISE_CUE = re.compile(
+_NOISE_CUE: Final = re.compile(
     r"(?<![a-z])comment|reply|related|footer|copyright|©|sidebar|widget|archiv", re.I
 )
 # Page regions (class/id of an ancestor) whose dates belong to other pages.
 # A token that starts so: "content-sidebar-wrap" and "has-sidebar" wrap the article too.
-_FURNITURE = re.compile(r"(?:^|\s)(?:site-|page-)?(?:footer|sidebar)(?![a-z])", re.I)
+_FURNITURE: Final = re.compile(r"(?:^|\s)(?:site-|page-)?(?:footer|sidebar)(?![a-z])", re.I)
 
 # Lazy fallbacks (attribute scans cost a noticeable share of the parse; run only when needed).
-_ITEMPROP_XPATH = etree.XPath(
+_ITEMPROP_XPATH: Final = etree.XPath(
     "//@itemprop[.='datePublished' or .='dateCreated' or .='dateModified' or .='uploadDate']/.."
 )
-_SKIP_TAGS = frozenset({"script", "style", "noscript", "textarea", "option", "select", "svg"})
+_SKIP_TAGS: Final = frozenset(
+    {"script", "style", "noscript", "textarea", "option", "select", "svg"}
+)
 # Every absolute pattern has a four-digit year: a cheap gate before the real patterns.
-_HAS_YEAR = re.compile(r"(?:19|20)\d\d")
+_HAS_YEAR: Final = re.compile(r"(?:19|20)\d\d")
 # The same gate, or a "31.10.23" (`SHORT_YEAR_RE`): one search per text node.
 # (Written so that the search starts at a digit: three times faster than an alternation.)
-_DATEISH_TEXT = re.compile(r"\d(?:(?<=1)9\d\d|(?<=2)0\d\d|[./]\d\d?[./]\d\d)")
+_DATEISH_TEXT: Final = re.compile(r"\d(?:(?<=1)9\d\d|(?<=2)0\d\d|[./]\d\d?[./]\d\d)")
 #: Elements visited around the headline, and text nodes read from the top of the body.
-_AFTER_BUDGET = 120
-_BEFORE_BUDGET = 30
-_BODY_ELEMENT_BUDGET = 1500
+_AFTER_BUDGET: Final = 120
+_BEFORE_BUDGET: Final = 30
+_BODY_ELEMENT_BUDGET: Final = 1500
 #: ... and date-like texts parsed there: each costs up to 60 us, and a 29 kB page of nothing
 #: but dated lines (fuzzing) took 2.2 s per MB with the element budget alone. With the year
 #: numbers read in the whole text (`_YEAR_HITS_BUDGET`) at most 250 parses, about 30 ms.
-_BODY_DATE_READS = 100
+_BODY_DATE_READS: Final = 100
 #: Date-like texts parsed around <time> elements and the headlines (the three headlines'
 #: surroundings overlap: 198 parses on a 19 kB page cost 2.9 s per MB, found by bench.fuzz).
-_MARKUP_DATE_READS = 100
-_YEAR_HITS_BUDGET = 150
-_TEXT_PIECE = 64 * 1024
+_MARKUP_DATE_READS: Final = 100
+_YEAR_HITS_BUDGET: Final = 150
+_TEXT_PIECE: Final = 64 * 1024
 # Cue words are searched in at most this much of a class or id value: each date candidate reads
 # its ancestors' values, and a page with a 40 kB class value made that 2 s/MB (bench.fuzz).
-_MAX_NAMES = 300
-_DATEISH_CLASS = re.compile(r"date|time|publi|posted|datum|fecha|data", re.I)
+_MAX_NAMES: Final = 300
+_DATEISH_CLASS: Final = re.compile(r"date|time|publi|posted|datum|fecha|data", re.I)
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,28 +13,31 @@ from __future__ import annotations
 import codecs
 import re
 from collections.abc import Callable
+from typing import Final
 
 from w3lib.encoding import html_body_declared_encoding, read_bom, resolve_encoding
 
 from newsspider.core_loader import PURE_PYTHON_REQUESTED
 
 # Multi-byte encodings whose decoders reject foreign bytes, so a strict decode is a real test.
-_MULTIBYTE = frozenset(
+_MULTIBYTE: Final = frozenset(
     {"gb18030", "big5hkscs", "big5", "shift_jis", "cp932", "euc_jp", "euc_kr", "cp949"}
 )
 # Single-byte Latin encodings that decode anything, so they need a plausibility check instead.
-_LATIN_SINGLE_BYTE = frozenset({"cp1252", "latin_1", "iso8859_15", "cp1250", "iso8859_2"})
-_DETECT_SAMPLE = 256 * 1024
+_LATIN_SINGLE_BYTE: Final = frozenset({"cp1252", "latin_1", "iso8859_15", "cp1250", "iso8859_2"})
+_DETECT_SAMPLE: Final = 256 * 1024
 # UTF-16/32 without a BOM: the sample in which the NUL bytes of ASCII markup must show.
-_WIDE_SAMPLE = 4096
-_WIDE_CODECS = frozenset({"utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "utf-32-be"})
+_WIDE_SAMPLE: Final = 4096
+_WIDE_CODECS: Final = frozenset(
+    {"utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "utf-32-be"}
+)
 # Least share of code units with their NULs where ASCII characters put them (markup, spaces,
 # digits and punctuation give far more, even in Cyrillic or CJK text); other bytes have none.
-_WIDE_MIN_SHARE = 0.05
+_WIDE_MIN_SHARE: Final = 0.05
 # "[^<>]", not "[^>]": with "<" * N and no ">" each "<" would scan to the end (quadratic).
-_TAGS = re.compile(rb"<[^<>]*>")
-_NON_ASCII_LETTER_RUN = re.compile(r"[À-ÿ]{3,}")
-_UTF8_SLICE = 256 * 1024
+_TAGS: Final = re.compile(rb"<[^<>]*>")
+_NON_ASCII_LETTER_RUN: Final = re.compile(r"[À-ÿ]{3,}")
+_UTF8_SLICE: Final = 256 * 1024
 
 
 class DecodedPage:
@@ -133,7 +136,7 @@ try:
 except ImportError:  # not built: the pure-Python path
     _utf8_c = None  # type: ignore[assignment]
 #: Whether the compiled validation can run here.
-COMPILED_UTF8_AVAILABLE = _utf8_c is not None
+COMPILED_UTF8_AVAILABLE: Final = _utf8_c is not None
 _compiled_length: Callable[[bytes], int] | None = (
     _utf8_c.complete_utf8_length if _utf8_c is not None and not PURE_PYTHON_REQUESTED else None
 )

@@ -4,12 +4,25 @@ styles or anything the body text left out (captions excepted: they belong with t
 
 from __future__ import annotations
 
-from html import escape
+from typing import Final
 
 from newsspider.extraction.page_model import HEADING_TAGS, PageSegments
 
-_LIST_ITEM = "li"
-_CELL_TAGS = frozenset({"td", "th"})
+_LIST_ITEM: Final = "li"
+_CELL_TAGS: Final = frozenset({"td", "th"})
+
+
+def _escape(text: str) -> str:
+    """`html.escape(text, quote=False)`: the same three replacements, without the call into an
+    interpreted stdlib function per segment (a third of this stage on long pages); the common
+    case, text without any of the three characters, returns it as it is."""
+    if "&" in text:
+        text = text.replace("&", "&amp;")
+    if "<" in text:
+        text = text.replace("<", "&lt;")
+    if ">" in text:
+        text = text.replace(">", "&gt;")
+    return text
 
 
 def _list_tag(page: PageSegments, block_id: int) -> str:
@@ -49,7 +62,7 @@ def body_html(
     for index in ordered:
         tag = page.segment_tags[index]
         lines = page.segment_lines[index]
-        inner = "<br>".join(escape(line, quote=False) for line in lines)
+        inner = _escape(lines[0]) if len(lines) == 1 else "<br>".join(map(_escape, lines))
         if tag != _LIST_ITEM:
             close_list()
         if tag not in _CELL_TAGS:
@@ -75,7 +88,7 @@ def body_html(
         elif tag in HEADING_TAGS:
             out.append(f"<{tag}>{inner}</{tag}>")
         elif tag == "pre":
-            out.append(f"<pre>{escape(chr(10).join(lines), quote=False)}</pre>")
+            out.append(f"<pre>{_escape(chr(10).join(lines))}</pre>")
         elif tag == "blockquote":
             out.append(f"<blockquote><p>{inner}</p></blockquote>")
         else:

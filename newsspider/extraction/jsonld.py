@@ -5,28 +5,30 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from newsspider.extraction.title import clean_text
 
 __all__ = ["NOT_ARTICLE_TYPES", "article_body", "json_text", "jsonld_objects", "schema_types"]
 
 #: JSON-LD nesting we follow at most (pages can be hostile).
-_MAX_JSON_DEPTH = 8
-_MAX_JSON_OBJECTS = 200
-_MAX_JSONLD_CHARS = 1_000_000
+_MAX_JSON_DEPTH: Final = 8
+_MAX_JSON_OBJECTS: Final = 200
+_MAX_JSONLD_CHARS: Final = 1_000_000
 
-_ARTICLE_TYPE_RE = re.compile(r"(Article|BlogPosting|LiveBlogPosting|SocialMediaPosting|Report)$")
-NOT_ARTICLE_TYPES = frozenset(
+_ARTICLE_TYPE_RE: Final = re.compile(
+    r"(Article|BlogPosting|LiveBlogPosting|SocialMediaPosting|Report)$"
+)
+NOT_ARTICLE_TYPES: Final = frozenset(
     {
         "WebSite", "CollectionPage", "SearchResultsPage", "ProfilePage", "ItemList",
         "ContactPage", "AboutPage", "FAQPage", "Product", "CheckoutPage", "Store",
     }
 )  # fmt: skip
-_PAGE_TYPE_RE = re.compile(r"(WebPage|Page)$")
+_PAGE_TYPE_RE: Final = re.compile(r"(WebPage|Page)$")
 # "https://schema.org/NewsArticle", "schema:NewsArticle": the type is the last part.
-_TYPE_PREFIX_RE = re.compile(r"[/:#]")
-_MAX_ARTICLE_BODY = 100_000
+_TYPE_PREFIX_RE: Final = re.compile(r"[/:#]")
+_MAX_ARTICLE_BODY: Final = 100_000
 
 
 def schema_types(obj: Mapping[str, Any]) -> list[str]:

@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Final
 from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
@@ -67,8 +67,8 @@ def _first(meta: Mapping[str, Sequence[str]], *keys: str) -> str | None:
     return None
 
 
-_LANG_RE = re.compile(r"^\s*([a-zA-Z]{2,3})(?:[-_][a-zA-Z0-9]{1,8})*\s*$")
-_DMY_LOCALES = frozenset({"gb", "au", "in", "ie", "nz", "za", "sg", "pk", "ng", "ke"})
+_LANG_RE: Final = re.compile(r"^\s*([a-zA-Z]{2,3})(?:[-_][a-zA-Z0-9]{1,8})*\s*$")
+_DMY_LOCALES: Final = frozenset({"gb", "au", "in", "ie", "nz", "za", "sg", "pk", "ng", "ke"})
 
 
 def _language(root: Any, meta: Mapping[str, Sequence[str]]) -> tuple[str | None, str]:
@@ -90,8 +90,8 @@ def _language(root: Any, meta: Mapping[str, Sequence[str]]) -> tuple[str | None,
 
 # An absolute http(s) URL that urljoin/urlsplit would return unchanged (no query, fragment,
 # params, IPv6 host, non-ASCII or control characters): skips two costly urllib calls.
-_PLAIN_ABSOLUTE_RE = re.compile(r"https?://[!-.0-~][!-~]*", re.ASCII)
-_NOT_PLAIN = frozenset("?#;[]\\")
+_PLAIN_ABSOLUTE_RE: Final = re.compile(r"https?://[!-.0-~][!-~]*", re.ASCII)
+_NOT_PLAIN: Final = frozenset("?#;[]\\")
 
 
 def _absolute(value: str | None, base: str | None) -> str | None:

@@ -10,6 +10,8 @@ visible prose. Only near-empty pages pay for the second parse.
 
 from __future__ import annotations
 
+from typing import Final
+
 from lxml import etree
 
 from newsspider.extraction.cleaning import clean_tree
@@ -18,17 +20,17 @@ from newsspider.extraction.parsing import parse_html
 from newsspider.extraction.segments import segment_page
 
 #: A visible page with at least this much prose (non-link characters) is not a script shell.
-SHELL_MAX_PROSE = 1000
+SHELL_MAX_PROSE: Final = 1000
 #: The unwrapped page replaces the visible one when it holds this many times its prose ...
-SHELL_FACTOR = 10
+SHELL_FACTOR: Final = 10
 #: ... and at least this much: a rendering of content, not the "You need to enable JavaScript
 #: to run this app" notice (46 and 114 characters on the development pages; the shortest real
 #: rendering there, a forum thread, holds 1,805).
-SHELL_MIN_PROSE = 250
-_MARKERS = ("<noscript", "<NOSCRIPT")
+SHELL_MIN_PROSE: Final = 250
+_MARKERS: Final = ("<noscript", "<NOSCRIPT")
 #: The page's bytes are kept for a second parse only up to this size: extraction otherwise
 #: releases them before it starts (memory per MB of input), and script shells are small.
-KEEP_SOURCE_MAX = 2 * 1024 * 1024
+KEEP_SOURCE_MAX: Final = 2 * 1024 * 1024
 
 
 def source_for_rendering(data: bytes) -> bytes | None:

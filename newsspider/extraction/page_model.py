@@ -7,29 +7,30 @@ range ``[id, end]``. `newsspider.extraction.segments` builds it in one walk over
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Final
 
 from lxml import etree
 
 from newsspider.extraction.class_words import OVERLAY
 
-BLOCK_TAGS = frozenset(
+BLOCK_TAGS: Final = frozenset(
     """address article aside blockquote body center dd details dialog div dl dt fieldset
     figcaption figure footer form h1 h2 h3 h4 h5 h6 header hgroup hr html li main menu nav ol p
     pre section summary table tbody td tfoot th thead tr ul caption""".split()
 )
-HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+HEADING_TAGS: Final = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 #: A CJK/kana/hangul character carries about as much as a short word: each counts this many
 #: times extra wherever segment sizes are weighed (`effective_chars`).
-DENSE_CHAR_EXTRA = 2
+DENSE_CHAR_EXTRA: Final = 2
 #: Headings inside an article (the h1 is its headline).
-SUBHEADING_TAGS = HEADING_TAGS - {"h1"}
+SUBHEADING_TAGS: Final = HEADING_TAGS - {"h1"}
 #: Headings that, when linked, are teaser headlines (h1 is the page's own headline).
-TEASER_HEADINGS = frozenset({"h2", "h3", "h4"})
+TEASER_HEADINGS: Final = frozenset({"h2", "h3", "h4"})
 #: A furniture-named block is the layout around the article when it holds this share of the
 #: blocks and WRAPPER_HALF_PROSE of the prose, or WRAPPER_PROSE_SHARE of the prose alone.
-WRAPPER_BLOCK_SHARE = 0.5
-WRAPPER_HALF_PROSE = 0.5
-WRAPPER_PROSE_SHARE = 0.75
+WRAPPER_BLOCK_SHARE: Final = 0.5
+WRAPPER_HALF_PROSE: Final = 0.5
+WRAPPER_PROSE_SHARE: Final = 0.75
 
 
 @dataclass(slots=True)

@@ -8,16 +8,16 @@ that walks the tree, so it is the part to keep cheap.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from newsspider.extraction.title import element_text
 
 __all__ = ["PageScan", "scan_page"]
 
-_SCAN_TAGS = ("meta", "link", "script", "time", "h1", "title")
-_META_KEY_ATTRS = ("property", "name", "itemprop", "http-equiv")
+_SCAN_TAGS: Final = ("meta", "link", "script", "time", "h1", "title")
+_META_KEY_ATTRS: Final = ("property", "name", "itemprop", "http-equiv")
 #: The only ``<link rel>`` values read.
-_LINK_RELS = frozenset({"canonical", "image_src"})
+_LINK_RELS: Final = frozenset({"canonical", "image_src"})
 
 
 @dataclass(slots=True)

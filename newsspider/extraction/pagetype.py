@@ -11,13 +11,14 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from lxml import etree
 
 from newsspider.extraction.page_model import DENSE_CHAR_EXTRA, SUBHEADING_TAGS, PageSegments
 from newsspider.extraction.smoothing import gaussian_smooth
 
-_ERROR_PHRASES = re.compile(
+_ERROR_PHRASES: Final = re.compile(
     r"\b(?:404|410|page not found|not found|no longer available|does not exist|doesn't exist"
     r"|error occurred|something went wrong|server error|access denied|forbidden"
     r"|seite nicht gefunden|page introuvable|página no encontrada|pagina non trovata"
@@ -26,13 +27,13 @@ _ERROR_PHRASES = re.compile(
     r"|ページが見つかりません|페이지를 찾을 수 없습니다",
     re.IGNORECASE,
 )
-_LOGIN_PHRASES = re.compile(
+_LOGIN_PHRASES: Final = re.compile(
     r"\b(?:log ?in|sign ?in|sign up to continue|subscribe to continue|create an account"
     r"|anmelden|connexion|iniciar sesión|accedi)\b|войти|вход в|登录|登入|ログイン|로그인",
     re.IGNORECASE,
 )
 #: A page with a password field is a login page only below this much body text.
-LOGIN_FORM_MAX_CHARS = 300
+LOGIN_FORM_MAX_CHARS: Final = 300
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,9 +134,10 @@ def no_article_type(signals: PageSignals, shape: BodyShape) -> str:
 
 #: Dates as they appear on archive and comment lines: 2024-05-01, 1.5.2024, 2024年5月, 12:30,
 #: a year. Short lines only, so the scan is bounded.
-_DATE_LIKE = re.compile(r"\d{1,4}[-/.年]\d{1,2}|\d{1,2}:\d{2}|\b(?:19|20)\d{2}\b")
-SHORT_LINE = 40
-_CELL_TAGS = frozenset({"td", "th", "li", "dd", "dt"})
+_DATE_LIKE: Final = re.compile(r"\d{1,4}[-/.年]\d{1,2}|\d{1,2}:\d{2}|\b(?:19|20)\d{2}\b")
+_DIGIT: Final = re.compile(r"\d")
+SHORT_LINE: Final = 40
+_CELL_TAGS: Final = frozenset({"td", "th", "li", "dd", "dt"})
 
 
 def body_shape(
@@ -175,7 +177,8 @@ def body_shape(
                 paragraphs += 1
             elif effective < SHORT_LINE:
                 short_lines += 1
-                if _DATE_LIKE.search(line):
+                # Every date-like form holds a digit; most short lines have none.
+                if _DIGIT.search(line) and _DATE_LIKE.search(line):
                     date_lines += 1
     total = sum(all_chars) or 1
     total_links = sum(all_link_chars)
@@ -206,10 +209,10 @@ def body_shape(
 
 
 #: CETR's smoothing, cut two lines either side (a tighter window than the CETR method's own).
-SMOOTHING_RADIUS = 2
+SMOOTHING_RADIUS: Final = 2
 #: A line is dense when its smoothed ratio exceeds this many standard deviations of the page's.
 #: (CETR's lambda; below its usual 1.0 so running text with short lines still counts.)
-DENSE_SPREAD = 0.5
+DENSE_SPREAD: Final = 0.5
 
 
 def tag_ratio_agreement(page: PageSegments, segment_ids: tuple[int, ...], body_chars: int) -> float:
@@ -226,14 +229,21 @@ def tag_ratio_agreement(page: PageSegments, segment_ids: tuple[int, ...], body_c
     count = len(owners)
     if not count or not body_chars:
         return 0.0
-    ratios = []
+    ratios: list[float] = []
     previous = -1
-    for owner, owner_chars in zip(owners, chars, strict=True):
-        ratios.append(owner_chars / (2 if owner == previous else 2 + abs(owner - previous)))
+    for index in range(count):
+        owner = owners[index]
+        ratios.append(chars[index] / (2 if owner == previous else 2 + abs(owner - previous)))
         previous = owner
     smoothed = gaussian_smooth(ratios, SMOOTHING_RADIUS)
-    mean = sum(smoothed) / count
-    threshold = DENSE_SPREAD * math.sqrt(sum((v - mean) ** 2 for v in smoothed) / count)
+    mean = sum(smoothed, 0.0) / count
+    # A plain loop with a product: compiled, `** 2` in a generator is a generic power call and
+    # an object per value.
+    squares = 0.0
+    for value in smoothed:
+        deviation = value - mean
+        squares += deviation * deviation
+    threshold = DENSE_SPREAD * math.sqrt(squares / count)
     body = set(segment_ids)
     captions = page.block_captions
     dense = shared = 0

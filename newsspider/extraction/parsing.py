@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from lxml import etree
 
@@ -18,9 +18,9 @@ from newsspider.core_loader import PURE_PYTHON_REQUESTED
 
 # Control bytes XML forbids; lxml refuses them, real pages contain them anyway. bytes.translate
 # deletes them at memory speed, where a regular expression over a large page costs a millisecond.
-_CONTROL_BYTES = bytes(range(0x20)).translate(None, b"\t\n\r")
+_CONTROL_BYTES: Final = bytes(range(0x20)).translate(None, b"\t\n\r")
 # They are rare, and one memchr-speed `in` test per byte costs half a translate of the page.
-_CONTROL_CHARS = tuple(bytes([byte]) for byte in _CONTROL_BYTES)
+_CONTROL_CHARS: Final = tuple(bytes([byte]) for byte in _CONTROL_BYTES)
 _thread_state = threading.local()
 
 # --- the markup guard ---------------------------------------------------------------------------
@@ -40,15 +40,17 @@ _thread_state = threading.local()
 # raw-text elements) are skipped as libxml2 skips them: a "<p" inside a script is no start tag.
 # Every repetition is possessive, so no byte is read twice (linear time); the regular expression
 # consumes `_UNITS` start tags per call, so Python runs once per `_UNITS` tags.
-_MAX_ATTRIBUTES = 256
-_BYTES_PER_ELEMENT = 12
-_ELEMENT_FLOOR = 4096
-_UNITS = 1024
-_RAW_TEXT = rb"script|style|xmp|iframe|noembed|noframes|textarea|title"
-_ATTRIBUTE = rb"""[\s/]*+[^\s/>][^\s/>=]*+(?:\s*+=\s*+(?:"[^"]*+"?+|'[^']*+'?+|[^\s>]*+))?+"""
+_MAX_ATTRIBUTES: Final = 256
+_BYTES_PER_ELEMENT: Final = 12
+_ELEMENT_FLOOR: Final = 4096
+_UNITS: Final = 1024
+_RAW_TEXT: Final = rb"script|style|xmp|iframe|noembed|noframes|textarea|title"
+_ATTRIBUTE: Final = (
+    rb"""[\s/]*+[^\s/>][^\s/>=]*+(?:\s*+=\s*+(?:"[^"]*+"?+|'[^']*+'?+|[^\s>]*+))?+"""
+)
 # Everything up to the next start tag: text, comments, end tags (their attributes read like a
 # start tag's), doctypes, processing instructions, a "<" that starts nothing.
-_NOT_START = (
+_NOT_START: Final = (
     rb"(?:[^<]++"
     rb"|</[A-Za-z][^\s/>]*+(?:%s)*+[\s/]*+>?+"
     rb"|<!--(?:>|->|(?:[^-]++|-(?!-!?>))*+(?:--!?>)?+)"
@@ -57,31 +59,33 @@ _NOT_START = (
     rb"|<+(?=<)"  # a run of "<" at once, but its last (per "<" the loop costs 100 ns)
     rb"|<(?![A-Za-z!?/]))*+" % _ATTRIBUTE
 )
-_ATTRIBUTES_THEN_END = rb"(?:%s){0,%d}+[\s/]*+(?:>|\Z)" % (_ATTRIBUTE, _MAX_ATTRIBUTES)
+_ATTRIBUTES_THEN_END: Final = rb"(?:%s){0,%d}+[\s/]*+(?:>|\Z)" % (_ATTRIBUTE, _MAX_ATTRIBUTES)
 # A start tag with at most `_MAX_ATTRIBUTES` attributes (and a raw-text element's content, up to
 # its end tag). No capturing groups: CPython 3.11 mishandles them inside possessive repeats.
-_RAW_ELEMENTS = b"".join(
+_RAW_ELEMENTS: Final = b"".join(
     rb"|(?i:%s)(?![^\s/>])%s(?:[^<]++|<(?!/(?i:%s)(?![^\s/>])))*+"
     % (name, _ATTRIBUTES_THEN_END, name)
     for name in _RAW_TEXT.split(b"|")
 )
-_ANY_START = rb"[A-Za-z][^\s/>]*+" + _ATTRIBUTES_THEN_END
+_ANY_START: Final = rb"[A-Za-z][^\s/>]*+" + _ATTRIBUTES_THEN_END
 # Only a tag whose first letter may start a raw-text name tries those names (they cost a third
 # of the pass when every tag tries them).
-_START = rb"<(?:(?=[sStTxXiInNpP])(?:(?i:plaintext)(?![^\s/>])%s(?s:.*+)%s|%s)|%s)" % (
+_START: Final = rb"<(?:(?=[sStTxXiInNpP])(?:(?i:plaintext)(?![^\s/>])%s(?s:.*+)%s|%s)|%s)" % (
     _ATTRIBUTES_THEN_END,
     _RAW_ELEMENTS,
     _ANY_START,
     _ANY_START,
 )
-_UNIT = re.compile(_NOT_START + _START)
-_UNITS_THEN_REST = re.compile(rb"(?:%s%s){0,%d}+%s" % (_NOT_START, _START, _UNITS, _NOT_START))
-_NOT_START_ONLY = re.compile(_NOT_START)
-_START_ONLY = re.compile(_START)
+_UNIT: Final = re.compile(_NOT_START + _START)
+_UNITS_THEN_REST: Final = re.compile(
+    rb"(?:%s%s){0,%d}+%s" % (_NOT_START, _START, _UNITS, _NOT_START)
+)
+_NOT_START_ONLY: Final = re.compile(_NOT_START)
+_START_ONLY: Final = re.compile(_START)
 # A start tag with too many attributes: what is kept, then what is dropped (to the tag's end).
-_KEPT_HEAD = re.compile(rb"<([A-Za-z][^\s/>]*+)(?:%s){%d}+" % (_ATTRIBUTE, _MAX_ATTRIBUTES))
-_DROPPED_TAIL = re.compile(rb"(?:%s)*+[\s/]*+>?+" % _ATTRIBUTE)
-_RAW_NAMES = frozenset(_RAW_TEXT.split(b"|"))
+_KEPT_HEAD: Final = re.compile(rb"<([A-Za-z][^\s/>]*+)(?:%s){%d}+" % (_ATTRIBUTE, _MAX_ATTRIBUTES))
+_DROPPED_TAIL: Final = re.compile(rb"(?:%s)*+[\s/]*+>?+" % _ATTRIBUTE)
+_RAW_NAMES: Final = frozenset(_RAW_TEXT.split(b"|"))
 
 
 def _end_of_not_start(data: bytes, position: int) -> int:
@@ -111,7 +115,7 @@ class _Scans(NamedTuple):
     units_then_rest: Callable[[bytes, int], int]
 
 
-_REGEX_SCANS = _Scans(_end_of_not_start, _end_of_start, _end_of_unit, _end_of_units)
+_REGEX_SCANS: Final = _Scans(_end_of_not_start, _end_of_start, _end_of_unit, _end_of_units)
 _compiled_scans: _Scans | None = None
 try:
     from newsspider.extraction import _markup_c
@@ -126,7 +130,7 @@ else:
             _markup_c.units_then_rest_end,
         )
 #: Whether the compiled scans can run here (built, and built for these limits).
-COMPILED_GUARD_AVAILABLE = _compiled_scans is not None
+COMPILED_GUARD_AVAILABLE: Final = _compiled_scans is not None
 # NEWSSPIDER_PURE_PYTHON=1 keeps every compiled path off (`core_loader.PURE_PYTHON_REQUESTED`).
 _scans = (
     _compiled_scans if _compiled_scans is not None and not PURE_PYTHON_REQUESTED else _REGEX_SCANS

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Final
 
 from newsspider.extraction.class_words import STRONG_FURNITURE
 from newsspider.extraction.page_model import (
@@ -22,24 +23,24 @@ from newsspider.extraction.page_model import (
 )
 
 # A segment pays a fixed cost: menus and bylines are many short blocks, prose a few long ones.
-SEGMENT_COST = 10.0
-LINK_PENALTY = 3.5
+SEGMENT_COST: Final = 10.0
+LINK_PENALTY: Final = 3.5
 # A link inside a sentence is a citation, not navigation: a segment with punctuation and few
 # link characters pays less for them than a link list does.
-INLINE_LINK_SHARE = 0.3
-INLINE_LINK_PENALTY = 2.0
-BOILERPLATE_FACTOR = 0.0
-_CELL_TAGS = frozenset({"td", "th"})
-_CELL_COST = SEGMENT_COST * 0.3
+INLINE_LINK_SHARE: Final = 0.3
+INLINE_LINK_PENALTY: Final = 2.0
+BOILERPLATE_FACTOR: Final = 0.0
+_CELL_TAGS: Final = frozenset({"td", "th"})
+_CELL_COST: Final = SEGMENT_COST * 0.3
 #: A teaser is a linked headline with a line or two of summary; more prose than this under one
 #: headline is an article, whatever links its heading carries.
-TEASER_MAX_PROSE = 600
+TEASER_MAX_PROSE: Final = 600
 #: A page that marks one region as its main content (<main>, role="main") keeps its article
 #: there: blocks inside it score this many times their value when the container is chosen, so
 #: a consent text, a pay-wall dialog or a transcript outside needs a far larger score to win.
-MAIN_REGION_WEIGHT = 3.0
+MAIN_REGION_WEIGHT: Final = 3.0
 #: A listing repeats the teaser pattern: at least this many sibling items.
-TEASER_MIN_ITEMS = 3
+TEASER_MIN_ITEMS: Final = 3
 
 
 def effective_chars(segment: Segment) -> float:
@@ -196,13 +197,13 @@ def mark_furniture(page: PageSegments) -> FurnitureMarks:
 
 
 #: A sentence that introduces a list: at least this many characters, ending in a colon.
-INTRO_MIN_CHARS = 20
+INTRO_MIN_CHARS: Final = 20
 #: What each item of an introduced list is worth: nothing to speak of, but not a cost, and
 #: enough for assembly to keep a link-only item.
-INTRODUCED_ITEM_VALUE = 1.0
-_LIST_TAGS = frozenset({"ul", "ol", "dl"})
+INTRODUCED_ITEM_VALUE: Final = 1.0
+_LIST_TAGS: Final = frozenset({"ul", "ol", "dl"})
 #: How far above its first item an introduced list may start (li > p, div > ul > li > p).
-_MAX_LIST_DEPTH = 4
+_MAX_LIST_DEPTH: Final = 4
 
 
 def _forgive_introduced_lists(page: PageSegments, values: list[float]) -> None:
@@ -400,9 +401,9 @@ def choose_container(page: PageSegments) -> ContainerChoice | None:
 #: A run of sibling blocks is the article when it scores at least this many times the best
 #: single block: no one block holds half of it (an encyclopedia article's paragraphs, each a
 #: child of one wrapper that also holds an infobox, navigation boxes and references).
-RUN_FACTOR = 2.0
+RUN_FACTOR: Final = 2.0
 #: ... and holds at least this share of the positive score of its parent's children.
-RUN_SHARE = 0.5
+RUN_SHARE: Final = 0.5
 
 
 def _link_boxes(page: PageSegments) -> list[bool]:

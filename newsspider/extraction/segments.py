@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from types import ModuleType
+from typing import Final
 from urllib.parse import urlsplit
 
 from lxml import etree
@@ -55,21 +56,21 @@ __all__ = [
 ]
 
 # Page regions that are boilerplate by their HTML5 role.
-_BOILERPLATE_TAGS = frozenset({"nav", "aside", "footer", "menu"})
+_BOILERPLATE_TAGS: Final = frozenset({"nav", "aside", "footer", "menu"})
 
 
-_CAPTION_TAGS = frozenset({"figure", "figcaption"})
-_PAGE_TAGS = frozenset({"html", "body"})
-_DIALOG_ROLES = frozenset({"dialog", "alertdialog"})
+_CAPTION_TAGS: Final = frozenset({"figure", "figcaption"})
+_PAGE_TAGS: Final = frozenset({"html", "body"})
+_DIALOG_ROLES: Final = frozenset({"dialog", "alertdialog"})
 
 
 # Stands for <br> inside collected text; the parser has already removed every control character.
-_BREAK = "\x00"
+_BREAK: Final = "\x00"
 _INLINE, _BLOCK, _LINK, _BREAK_TAG = 0, 1, 2, 3
 # The walk's marks for an inline element hidden by its style and for what it contains.
 _HIDDEN, _INSIDE_HIDDEN = 4, 5
 # A custom element: a block, except inside a paragraph (the walk decides, from the open block).
-_CUSTOM = 6
+_CUSTOM: Final = 6
 _tag_kinds: dict[str, int] = dict.fromkeys(BLOCK_TAGS, _BLOCK) | {"a": _LINK, "br": _BREAK_TAG}
 
 
@@ -83,8 +84,8 @@ def _tag_kind(tag: str) -> int:
     return kind
 
 
-_TAG_SIGNAL = dict.fromkeys(_BOILERPLATE_TAGS, STRONG_FURNITURE)
-_CLASS_OR_ID = frozenset({"class", "id"})
+_TAG_SIGNAL: Final = dict.fromkeys(_BOILERPLATE_TAGS, STRONG_FURNITURE)
+_CLASS_OR_ID: Final = frozenset({"class", "id"})
 
 
 def _attributed_block(
@@ -194,7 +195,7 @@ def url_section_words(url: str | None) -> frozenset[str]:
 
 
 #: Longer path parts are slugs and ids, not section names.
-_MAX_SECTION_CHARS = 32
+_MAX_SECTION_CHARS: Final = 32
 
 
 def _walk_python(
@@ -408,12 +409,12 @@ def _hidden_inline_class(classes: str) -> bool:
 
 #: Only words that also name wrappers can be layout: never "comment" or "related", whose blocks
 #: can hold most of a page's prose when the comments run long.
-LAYOUT_CANDIDATES = WEAK_NEGATIVE_TOKENS | OVERLAY_TOKENS
+LAYOUT_CANDIDATES: Final = WEAK_NEGATIVE_TOKENS | OVERLAY_TOKENS
 #: A furniture word is this page's layout vocabulary when it names at least this many blocks
 #: (a repeated template: page builders put "widget" on every block) ...
-LAYOUT_WORD_MIN_BLOCKS = 3
+LAYOUT_WORD_MIN_BLOCKS: Final = 3
 #: ... and the outermost of them hold at least this share of the page's prose.
-LAYOUT_WORD_PROSE_SHARE = 0.5
+LAYOUT_WORD_PROSE_SHARE: Final = 0.5
 
 
 def _settle_layout_words(
@@ -506,9 +507,9 @@ def _free_headline_words(page: PageSegments, named: list[tuple[int, frozenset[st
 
 #: Furniture words that name a control's label ("read-more", "load-more", "show-more"), and
 #: as a modifier a section of the text ("more-features", docs' "more-on-lists").
-LABEL_WORDS = frozenset({"more"})
+LABEL_WORDS: Final = frozenset({"more"})
 #: A block named only by a label word is a label when it holds less prose than this.
-LABEL_MAX_PROSE = 100
+LABEL_MAX_PROSE: Final = 100
 
 
 def _free_label_words(page: PageSegments, named: list[tuple[int, frozenset[str]]]) -> None:
@@ -529,14 +530,14 @@ def _squashed(text: str) -> str:
 
 #: An id and its block's first line that start with this many of the same letters and digits:
 #: the id was generated from the text.
-_ANCHOR_PREFIX = 8
+_ANCHOR_PREFIX: Final = 8
 #: A generated anchor names a heading of at least this many words and characters: shorter ids
 #: ("related-posts", "you-may-also-like") are names a developer gave to page furniture.
-_ANCHOR_MIN_WORDS = 4
-_ANCHOR_MIN_CHARS = 24
+_ANCHOR_MIN_WORDS: Final = 4
+_ANCHOR_MIN_CHARS: Final = 24
 #: How many blocks into a subtree its first line is looked for.
-_FIRST_LINE_REACH = 64
-_ID_PARTS = re.compile(r"[-_:.]+")
+_FIRST_LINE_REACH: Final = 64
+_ID_PARTS: Final = re.compile(r"[-_:.]+")
 
 
 def _long_id(ident: str | None) -> bool:
@@ -545,7 +546,7 @@ def _long_id(ident: str | None) -> bool:
 
 
 #: Parts a generator may put before the slug ("h", "toc-1", "1-heading", "section-4").
-_MAX_MARKER_PARTS = 2
+_MAX_MARKER_PARTS: Final = 2
 
 
 def _anchor_of(ident: str, text: str) -> bool:
@@ -601,10 +602,10 @@ def _ignore_heading_anchors(page: PageSegments, named: list[tuple[int, frozenset
 
 #: A caption is a line or two under a picture. A "caption" or "credit" word on a block with
 #: more prose than this names something else ("creditCardProductModule" around a whole story).
-CAPTION_MAX_PROSE = 800
+CAPTION_MAX_PROSE: Final = 800
 #: Blocks a figure shows rather than captions: HTML's figure holds "illustrations, diagrams,
 #: photos, code listings", and WordPress wraps every table and pull quote in a <figure>.
-_FIGURE_CONTENT_TAGS = frozenset({"table", "blockquote", "pre"})
+_FIGURE_CONTENT_TAGS: Final = frozenset({"table", "blockquote", "pre"})
 
 
 def _mark_captions(page: PageSegments, captioned: list[int]) -> None:
@@ -667,7 +668,7 @@ else:
     )
 
 #: Whether the compiled walk is importable in this installation.
-COMPILED_AVAILABLE = _compiled is not None
+COMPILED_AVAILABLE: Final = _compiled is not None
 #: Whether `segment_page` runs the compiled walk (False: built without a compiler, or
 #: NEWSSPIDER_PURE_PYTHON=1). `use_compiled` changes it.
 COMPILED = COMPILED_AVAILABLE and not PURE_PYTHON_REQUESTED

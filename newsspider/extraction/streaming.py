@@ -16,7 +16,7 @@ from lxml import etree
 _BOUNDARY: Final = "B:"
 _SEGMENT: Final = "S:"
 # The hidden parts, found by libxml2 in C, and only on pages that have a boundary template.
-_STREAMED_PARTS = etree.XPath("//div[@hidden][starts-with(@id, 'S:')]")
+_STREAMED_PARTS: Final = etree.XPath("//div[@hidden][starts-with(@id, 'S:')]")
 
 
 def place_streamed_parts(root: etree._Element) -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass
+from typing import Final
 
 from newsspider.extraction.assembly import BodySelection
 from newsspider.extraction.class_words import (
@@ -31,35 +32,35 @@ from newsspider.extraction.page_model import HEADING_TAGS, PageSegments
 from newsspider.extraction.scoring import ContainerChoice
 
 #: Blocks that hold a post's text but are not the post's own container.
-_TEXT_LEVEL = frozenset(
+_TEXT_LEVEL: Final = frozenset(
     """p li ul ol dl dt dd h1 h2 h3 h4 h5 h6 blockquote pre table tbody thead tfoot tr td th
     caption figure figcaption center hr address details summary""".split()
 )
 #: Ancestors in a template: the text container, its parent and grandparent.
-TEMPLATE_DEPTH = 3
+TEMPLATE_DEPTH: Final = 3
 #: A thread has an opening post and at least this many posts in all.
-MIN_POSTS = 2
+MIN_POSTS: Final = 2
 #: Text containers holding less prose than this themselves are not posts.
-MIN_POST_PROSE = 10
+MIN_POST_PROSE: Final = 10
 #: Posts hold prose: the median post of a thread at least about a sentence. Page-builder
 #: layouts repeat one wrapper template around every widget, mostly single words and buttons.
-MIN_MEDIAN_POST_PROSE = 40
+MIN_MEDIAN_POST_PROSE: Final = 40
 #: A chosen container holding posts is the thread when they hold this share of its prose; a
 #: page-builder layout repeating card templates has headings and sections between them.
-POST_SHARE = 0.75
+POST_SHARE: Final = 0.75
 #: Regions that never hold a thread's posts (menus repeat templates, headers copy them).
-_OUTSIDE_TAGS = frozenset({"nav", "aside", "footer", "menu", "header"})
+_OUTSIDE_TAGS: Final = frozenset({"nav", "aside", "footer", "menu", "header"})
 #: Link-dominated segments inside a post (a "quote" header, a lone link line) are kept when
 #: under this link density.
-MAX_LINK_DENSITY = 0.5
+MAX_LINK_DENSITY: Final = 0.5
 #: Less prose than this in all posts together is a repeated widget ("You may also like").
-MIN_THREAD_PROSE = 200
+MIN_THREAD_PROSE: Final = 200
 #: A heading in a post is kept when the next post text follows it within this many link
 #: characters (a button), not under teaser cards or a menu; a chart's labels are no links.
-MAX_HEADING_GAP = 100
+MAX_HEADING_GAP: Final = 100
 #: A paragraph above the first post with this much prose (less links) is an introduction.
-MIN_LEAD_PROSE = 100
-_DIGITS = str.maketrans("", "", "0123456789")
+MIN_LEAD_PROSE: Final = 100
+_DIGITS: Final = str.maketrans("", "", "0123456789")
 
 
 def _signature(page: PageSegments, block_id: int, cache: dict[int, str]) -> str:

@@ -6,7 +6,7 @@ import html
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 from urllib.parse import urlsplit
 
 from lxml import etree
@@ -14,38 +14,42 @@ from lxml import etree
 from newsspider.extraction.caching import short_key_cache
 
 #: Meta keys (lower-cased) that carry the headline, best first.
-TITLE_META = (
+TITLE_META: Final = (
     "og:title", "twitter:title", "title", "headline", "dc.title", "dc:title", "dcterms.title",
     "dcterms:title", "parsely-title", "sailthru.title", "weibo:article:title",
 )  # fmt: skip
 
-_MAX_TITLE = 400
+_MAX_TITLE: Final = 400
 
-_CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+_CJK_RE: Final = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 # Separators between a headline and a site/section name. "_" only in CJK titles (below).
 # "»" only between spaces: unspaced it is the closing guillemet of a Russian or French quote.
 # "Post @ Blog" and a trailing "Headline [Site]" are site suffixes too.
-_SEP_RE = re.compile(r"\s+(?:[|\-–—»·•/~@]|::)\s+|\s*(?:\||::|｜)\s*|\s+(?=\[[^\[\]]{1,60}\]$)")
+_SEP_RE: Final = re.compile(
+    r"\s+(?:[|\-–—»·•/~@]|::)\s+|\s*(?:\||::|｜)\s*|\s+(?=\[[^\[\]]{1,60}\]$)"
+)
 # CJK titles also join "标题_频道_网站" with unspaced "_" or "-"; tried only when the
 # separators above find nothing, so a "_" inside "标题_副题 @ 博客" stays.
-_SEP_CJK_RE = re.compile(
+_SEP_CJK_RE: Final = re.compile(
     r"\s*_\s*|(?<=[\u3000-\u9fff\uff00-\uffef])-+|-+(?=[\u3000-\u9fff\uff00-\uffef])"
 )
 # Spaces, dots and hyphens do not count when a title part is compared with a site name.
-_SQUASH_RE = re.compile(r"[\s.\-]")
-_PUNCT_EDGES = "\"'“”‘’«»„‚「」『』《》()[]{}<>.,;:!?¡¿-–—|·•*#~_¶ "
+_SQUASH_RE: Final = re.compile(r"[\s.\-]")
+_PUNCT_EDGES: Final = "\"'“”‘’«»„‚「」『』《》()[]{}<>.,;:!?¡¿-–—|·•*#~_¶ "
 #: Generic second-level labels ("co" in bbc.co.uk): never a site's own name.
-_GENERIC_LABELS = frozenset({"com", "co", "org", "net", "gov", "edu", "ac", "ne", "or", "go"})
+_GENERIC_LABELS: Final = frozenset(
+    {"com", "co", "org", "net", "gov", "edu", "ac", "ne", "or", "go"}
+)
 
 
 # Invisible characters that only break comparisons: zero-width space, word joiner, BOM, soft
 # hyphen, direction marks. ZWJ/ZWNJ stay: they shape Persian, Indic scripts and emoji.
-_INVISIBLE_RE = re.compile("[\u200b\u2060\ufeff\u00ad\u200e\u200f]")
+_INVISIBLE_RE: Final = re.compile("[\u200b\u2060\ufeff\u00ad\u200e\u200f]")
 # An entity left escaped once too often by a template ("SF&#x27;s", "&amp;"): real titles do
 # not spell entities, so decoding them is safe. A semicolon is required ("AT&T" stays).
-_ENTITY_RE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z][a-zA-Z0-9]{1,31});")
+_ENTITY_RE: Final = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z][a-zA-Z0-9]{1,31});")
 # Letters and digits only: two titles with one skeleton differ only in quotes, dashes, spacing.
-_SKELETON_RE = re.compile(r"[\W_]+")
+_SKELETON_RE: Final = re.compile(r"[\W_]+")
 
 
 @short_key_cache(512)
@@ -347,7 +351,7 @@ def choose_title(
 
 
 #: Elements that start a new line inside a heading (a kicker above the headline).
-_BREAK_TAGS = frozenset({"br", "div", "p", "small", "sup", "sub", "li", "time"})
+_BREAK_TAGS: Final = frozenset({"br", "div", "p", "small", "sup", "sub", "li", "time"})
 
 
 def _needs_space(left: str, right: str, block: bool, piece: int) -> bool:
@@ -403,8 +407,8 @@ def _holds_piece(el: Any, n_piece: str) -> bool:
     return False
 
 
-_SEPARATOR_CHARS = frozenset(":;,.|/·•-–—")
-_QUOTES = str.maketrans("‘’‚‛“”„‟′″", "''''\"\"\"\"'\"")
+_SEPARATOR_CHARS: Final = frozenset(":;,.|/·•-–—")
+_QUOTES: Final = str.maketrans("‘’‚‛“”„‟′″", "''''\"\"\"\"'\"")
 
 
 def _same_words(

@@ -14,6 +14,7 @@ import dataclasses
 import re
 from collections.abc import Sequence
 from datetime import date
+from typing import Final
 
 from newsspider.extraction.assembly import BodySelection
 from newsspider.extraction.date_parsing import parse_text_date
@@ -22,19 +23,19 @@ from newsspider.extraction.scoring import effective_chars
 from newsspider.extraction.textstats import SENTENCE_ENDS
 
 #: A dateline or byline is short: at most this many effective characters (CJK counted 3x).
-MAX_EDGE_LINE = 100
+MAX_EDGE_LINE: Final = 100
 #: Trailing lines this short (effective characters) without sentence punctuation are widgets
 #: ("comments", "首赞", "阅读 (42万)", "Advertisement", "分享到："), not the article's last words.
-MAX_TRAILING_CRUMB = 19
+MAX_TRAILING_CRUMB: Final = 19
 #: Sub-headings stepped over at the start of a body while looking for its header lines.
-MAX_LEADING_HEADINGS = 2
+MAX_LEADING_HEADINGS: Final = 2
 #: Author names shorter than this could match inside any word.
-MIN_AUTHOR_NAME = 4
+MIN_AUTHOR_NAME: Final = 4
 #: Sub-headings, and table cells: a table's last row is data ("Northbeach | 80.8"), however
 #: short, not a widget's crumb.
-_NEVER_TRIMMED = HEADING_TAGS | {"td", "th"}
+_NEVER_TRIMMED: Final = HEADING_TAGS | {"td", "th"}
 # Numeric dates (2024-05-12, 2024年5月, 12/05/2024) and clock times (17:19).
-_DATE_OR_TIME = re.compile(
+_DATE_OR_TIME: Final = re.compile(
     r"(?:19|20)\d\d\s*[-/.年]\s*\d{1,2}"
     r"|\d{1,2}\s*[-/.]\s*\d{1,2}\s*[-/.]\s*(?:19|20)\d\d"
     r"|\d{1,2}:\d\d"
@@ -44,7 +45,7 @@ _DATE_OR_TIME = re.compile(
 # A reading time ("5 min read", "Reading time: 4 minutes", "Lesezeit: 3 Min."): the article
 # header's metadata, like its dateline. Measured before it was added: of the lines the bodies
 # carried that state one, 54 of 64 were outside the truth on every development corpus.
-_READING_TIME = re.compile(
+_READING_TIME: Final = re.compile(
     r"\d+\s*(?:min|mins|minutes?|minuten|minutos|minuti)\b\.?\s*"
     r"(?:read|reading|to read|de lecture|de lectura|di lettura|lesezeit|leestijd)\b"
     r"|(?:reading time|read time|lesezeit|leestijd|temps de lecture|tiempo de lectura)\s*:?\s*\d",
@@ -53,7 +54,7 @@ _READING_TIME = re.compile(
 
 
 #: Any day: a dateline's date is metadata whether it is past or (a scheduled post) future.
-_ANY_DAY = date(9999, 12, 31)
+_ANY_DAY: Final = date(9999, 12, 31)
 
 
 def _squash(text: str) -> str:

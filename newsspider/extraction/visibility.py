@@ -8,6 +8,7 @@ are never evaluated.
 from __future__ import annotations
 
 import re
+from typing import Final
 
 from lxml import etree
 
@@ -15,7 +16,7 @@ from lxml import etree
 #: an element from sighted readers: screen-reader labels ("Opens in a new window") and blocks a
 #: script reveals or keeps closed (a subscription wall's ".hidden" copy); the CSS frameworks'
 #: display:none utilities (Bootstrap's "hide", "d-none" and "invisible", Bulma's "is-hidden").
-HIDDEN_CLASS_NAMES = frozenset(
+HIDDEN_CLASS_NAMES: Final = frozenset(
     """hidden sr-only visually-hidden visuallyhidden screen-reader-text screen-reader-only
     screenreader-only is-screenreader-only u-visually-hidden a11y-hidden element-invisible
     offscreen hide d-none is-hidden invisible""".split()
@@ -24,7 +25,7 @@ HIDDEN_CLASS_NAMES = frozenset(
 
 # Every name holds one of these: substring tests on the lower-cased value rule out most values
 # before any splitting (five times cheaper than one case-blind search for all the names).
-HIDDEN_KEYS = ("hidden", "sr-only", "screen", "invisible", "hide", "d-none")
+HIDDEN_KEYS: Final = ("hidden", "sr-only", "screen", "invisible", "hide", "d-none")
 
 
 def hidden_style(style: str) -> bool:
@@ -35,7 +36,7 @@ def hidden_style(style: str) -> bool:
 
 #: Utility classes that show an element from some screen width on ("hidden md:block" in
 #: Tailwind): the element is hidden on phones only, and a desktop reader sees it.
-_SHOWN_FROM_A_WIDTH = re.compile(
+_SHOWN_FROM_A_WIDTH: Final = re.compile(
     r"(?:(?:sm|md|lg|xl|2xl):|d-(?:sm|md|lg|xl|xxl)-)(?:block|flex|grid|inline|table|contents)"
 )
 
@@ -66,7 +67,7 @@ def hidden_attributes(element: etree._Element) -> bool:
 # values; the exact tests follow), found by libxml2 in C: a Python loop over every element
 # costs 5-8% of an extraction. Case-sensitive: lower-casing each value in the XPath
 # (translate()) made it 60% dearer, for class and style values that are lower-case.
-_HIDDEN_WITH_ID = etree.XPath(
+_HIDDEN_WITH_ID: Final = etree.XPath(
     "//*[@id][@hidden or contains(@style, 'none') or contains(@style, 'hidden') or "
     + " or ".join(f"contains(@class, '{key}')" for key in HIDDEN_KEYS)
     + "]"
