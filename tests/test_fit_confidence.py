@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from bench.fit_confidence import Row, drop_threshold, fit, group_weights, truth_on_page
+from bench.fit_confidence import (
+    Row,
+    chosen_single,
+    drop_threshold,
+    fit,
+    group_weights,
+    truth_on_page,
+)
+from newsspider.extraction.confidence import FEATURE_NAMES
 
 
 def test_group_weights_give_every_group_the_same_total() -> None:
@@ -52,3 +60,21 @@ def test_truth_on_page_reads_the_generators_utf8_without_a_charset() -> None:
     assert truth_on_page(truth, page.encode("utf-8")) == 1.0
     assert truth_on_page(truth, b"<html><body><p>Impressum</p></body></html>") == 0.0
     assert truth_on_page("", page.encode("utf-8")) == 0.0
+
+
+def test_the_single_feature_baseline_is_chosen_on_the_other_groups() -> None:
+    # Feature 0 ranks well on "a" and "b" and badly on "c"; feature 1 the other way round, but
+    # reversed. Held out "c", the choice is made on "a" and "b" (feature 0, as it stands), and
+    # its score is what it reaches on "c".
+    neutral: list[float | None] = [0.5] * (len(FEATURE_NAMES) - 2)
+    missing: list[float | None] = [None] * (len(FEATURE_NAMES) - 2)
+    per_group: dict[str, list[float | None]] = {
+        "a": [0.9, 0.2, *neutral],
+        "b": [0.8, 0.3, *neutral],
+        "c": [0.4, 0.6, *missing],
+    }
+    score, name = chosen_single(per_group, "c")
+    assert name == "+" + FEATURE_NAMES[0]
+    assert score == 0.4
+    # Held out "a": feature 1 flipped (mean 1 - 0.45 = 0.55) loses to feature 0 (0.6).
+    assert chosen_single(per_group, "a") == (0.9, "+" + FEATURE_NAMES[0])
