@@ -320,7 +320,7 @@ def chosen_single(
     what it reaches on the held-out one: the honest single-feature baseline. "best single
     feature (on it)" picks the feature on the held-out pages themselves, a ceiling no model
     fitted elsewhere can be held to (chosen this way, no single feature beats the model on any
-    group but wceb "other types", 0.810 against 0.806; issue 13, 2026-11-27)."""
+    group but wceb "other types", 0.810 against 0.806; issue 13, 2026-11-26)."""
     best: tuple[float, int, bool] | None = None
     for j in range(len(FEATURE_NAMES)):
         scores = [s[j] for g, s in per_group.items() if g != held_out and s[j] is not None]
