@@ -11,13 +11,23 @@ Python version then works out. Both give the same tuple (tests and `bench.compil
 """
 
 from cpython.unicode cimport PyUnicode_AsUTF8AndSize, PyUnicode_DecodeASCII
-from libc.string cimport memcmp
+from libc.string cimport memcmp, memset
 
 cdef frozenset _positive, _overlay, _strong, _weak, _caption, _furniture
 cdef frozenset _empty = frozenset()
 cdef object _hidden_class = None
 cdef tuple _hidden_keys = ()
 cdef int _OVERLAY, _STRONG, _WEAK
+# Modifier words can be worked out here only when no article or caption word is also a
+# furniture word (then "the modifiers' words less furniture" keeps exactly their article and
+# caption flags); `configure` checks it.
+cdef bint _modifiers_here = False
+# Which (length, first byte) pairs any word of the five sets has: most class tokens ("flex",
+# "mt", "col") have none, and are ruled out without building a str to look up.
+cdef enum:
+    KNOWN_MAX_LENGTH = 32
+cdef unsigned char _known[KNOWN_MAX_LENGTH][128]
+cdef bint _filter = False
 
 
 def configure(
@@ -35,8 +45,16 @@ def configure(
 ):
     """The word sets and signals of `class_words`, handed over once at import."""
     global _positive, _overlay, _strong, _weak, _caption, _furniture, _hidden_class, _hidden_keys
-    global _OVERLAY, _STRONG, _WEAK
+    global _OVERLAY, _STRONG, _WEAK, _modifiers_here, _filter
     _positive, _overlay, _strong, _weak = positive, overlay, strong, weak
+    _modifiers_here = positive.isdisjoint(furniture) and caption.isdisjoint(furniture)
+    memset(_known, 0, sizeof(_known))
+    _filter = True
+    for word in positive | overlay | strong | weak | caption:
+        if not (<str> word).isascii() or not 0 < len(word) < KNOWN_MAX_LENGTH:
+            _filter = False  # a word the table cannot hold: look every token up
+            break
+        _known[len(word)][ord(word[0])] = 1
     _caption, _furniture, _hidden_class = caption, furniture, hidden_class
     _hidden_keys = hidden_keys
     _OVERLAY, _STRONG, _WEAK = overlay_signal, strong_signal, weak_signal
@@ -101,6 +119,8 @@ cdef enum:
 
 cdef int _add(const unsigned char* start, Py_ssize_t length, set furniture) except -1:
     """One token: the word sets it is in (flags), and the furniture words kept."""
+    if _filter and length > 0 and (length >= KNOWN_MAX_LENGTH or not _known[length][start[0]]):
+        return 0  # in no set
     cdef str token = PyUnicode_DecodeASCII(<const char*> start, length, NULL)
     cdef int flags = 0
     if token in _positive:
@@ -212,6 +232,48 @@ cdef bint _has_modifier(str classes):
     return False
 
 
+cdef bint _is_modifier(str name):
+    """One of `class_words._MODIFIER_PARTS` among the name's parts between "-" and "_"
+    (lower-cased, ASCII): "has-sidebar", "no_js", "Without-ads"."""
+    cdef Py_ssize_t length, i, start = 0
+    cdef const unsigned char* s = <const unsigned char*> PyUnicode_AsUTF8AndSize(name, &length)
+    for i in range(length + 1):
+        if i < length and s[i] != 45 and s[i] != 95:
+            continue
+        if i - start == 2 and (s[start] | 32) == 110 and (s[start + 1] | 32) == 111:
+            return True  # no
+        if i - start == 3 and (s[start] | 32) == 104 and (s[start + 1] | 32) == 97 and (
+            (s[start + 2] | 32) == 115
+        ):
+            return True  # has
+        if (i - start == 4 or i - start == 7) and (s[start] | 32) == 119 and (
+            (s[start + 1] | 32) == 105 and (s[start + 2] | 32) == 116
+            and (s[start + 3] | 32) == 104
+        ):
+            if i - start == 4:
+                return True  # with
+            if (s[start + 4] | 32) == 111 and (s[start + 5] | 32) == 117 and (
+                (s[start + 6] | 32) == 116
+            ):
+                return True  # without
+        start = i + 1
+    return False
+
+
+cdef int _modified_tokens(str classes, set furniture, bytearray scratch) except -1:
+    """`class_words._meaningful_tokens` as flags: the plain names' words, and the modifier
+    names' words less furniture ("has-sidebar" on the column that holds the article)."""
+    cdef list plain = [], modifiers = []
+    cdef int flags = 0
+    for name in classes.split():
+        (modifiers if _is_modifier(name) else plain).append(name)
+    if not modifiers:
+        return _tokens(classes, furniture, scratch)
+    if plain:
+        flags = _tokens(" ".join(plain), furniture, scratch)
+    return flags | (_tokens(" ".join(modifiers), set(), scratch) & (POSITIVE | CAPTION_WORD))
+
+
 cdef bytearray _scratch = bytearray(256)
 
 
@@ -221,9 +283,14 @@ def work_out(classes, ident):
     cdef int class_flags = 0, flags, signal
     cdef bint positive
     if classes:
-        if not (<str> classes).isascii() or _has_modifier(classes):
+        if not (<str> classes).isascii():
             return None
-        class_flags = _tokens(classes, furniture, _scratch)
+        if not _has_modifier(classes):
+            class_flags = _tokens(classes, furniture, _scratch)
+        elif _modifiers_here:
+            class_flags = _modified_tokens(classes, furniture, _scratch)
+        else:
+            return None
     flags = class_flags
     if ident:
         ident_flags = _tokens(ident, furniture, _scratch)
