@@ -249,6 +249,25 @@ def test_class_meaning_is_identical(classes: str | None, ident: str | None) -> N
 
 
 @needs_compiled
+@pytest.mark.parametrize(
+    "classes",
+    [
+        "entry-content has-sidebar",  # the modifier's furniture word means nothing
+        "no-js with_ads article-body",
+        "Without-Comments caption",  # upper case; the caption word still counts
+        "has-sidebar",  # modifiers only
+        "casino-x related",  # "no-" inside a word is no modifier
+    ],
+)
+def test_layout_modifiers_are_worked_out_compiled(classes: str) -> None:
+    from newsspider.extraction import _class_words_c
+
+    compiled = _class_words_c.work_out(classes, "main")
+    assert compiled is not None
+    assert compiled == class_words.work_out(classes, "main")
+
+
+@needs_compiled
 def test_class_meaning_of_every_fixture_value_is_identical() -> None:
     import lxml.html
 
