@@ -1,9 +1,9 @@
 """The compiled extraction core, optional: two kinds of extension module.
 
 - Cython (`newsspider/extraction/_segments_c.pyx`, `_markup_c.pyx`, `_class_words_c.pyx`,
-  `_utf8_c.pyx`): the segment walk, the markup guard's scans, the class meaning and UTF-8
-  validation, written for C (the walk against lxml's public C API), with Python twins in the
-  same package.
+  `_utf8_c.pyx`, `_grams_c.pyx`): the segment walk, the markup guard's scans, the class
+  meaning, UTF-8 validation and the confidence's shared character grams, written for C (the
+  walk against lxml's public C API), with Python twins in the same package.
 - mypyc: the extraction modules themselves (`newsspider/extraction/*.py` but those in
   `_NOT_COMPILED` below), compiled from their unchanged, type-checked sources. The
   Python sources stay the reference; `newsspider/core_loader.py` loads them instead when
@@ -94,6 +94,7 @@ def _extensions() -> list[Extension]:
             "newsspider.extraction._class_words_c", ["newsspider/extraction/_class_words_c.pyx"]
         ),
         Extension("newsspider.extraction._utf8_c", ["newsspider/extraction/_utf8_c.pyx"]),
+        Extension("newsspider.extraction._grams_c", ["newsspider/extraction/_grams_c.pyx"]),
     ]
     try:
         return list(cythonize(extensions, compiler_directives={"language_level": "3"}))

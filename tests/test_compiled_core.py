@@ -77,20 +77,22 @@ def test_every_fixture_and_demo_page_is_the_same_article_from_both() -> None:
 
 def test_the_switch_loads_the_sources_and_turns_every_compiled_part_off() -> None:
     # One switch for both kinds: the mypyc modules (sources loaded instead) and the Cython
-    # parts (walk, guard scans, class meaning, UTF-8 check).
+    # parts (walk, guard scans, class meaning, UTF-8 check, gram counts).
     code = (
         "from newsspider import core_loader; "
-        "from newsspider.extraction import class_words, decoding, gil, parsing, scoring, segments; "
+        "from newsspider.extraction import class_words, confidence, decoding, gil, parsing, "
+        "scoring, segments; "
         "print(core_loader.COMPILED_CORE, scoring.__file__.endswith('.py'), "
         "gil.__file__.endswith('.py'), segments.COMPILED, parsing._scans is parsing._REGEX_SCANS, "
-        "class_words._compiled_work_out, decoding._compiled_length); print(core_loader.PURE_REASON)"
+        "class_words._compiled_work_out, decoding._compiled_length, confidence._compiled_share); "
+        "print(core_loader.PURE_REASON)"
     )
     env = {**os.environ, "NEWSSPIDER_PURE_PYTHON": "1"}
     result = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )
     switches, reason = result.stdout.strip().splitlines()
-    assert switches == "False True True False True None None"
+    assert switches == "False True True False True None None None"
     if core_loader.COMPILED_CORE:
         assert reason == "NEWSSPIDER_PURE_PYTHON is set"
 

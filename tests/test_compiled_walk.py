@@ -18,7 +18,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from newsspider.extraction import api, class_words, decoding, gil, parsing, segments, textstats
+from newsspider.extraction import (
+    api,
+    class_words,
+    confidence,
+    decoding,
+    gil,
+    parsing,
+    segments,
+    textstats,
+)
 from newsspider.extraction.cleaning import clean_tree
 from newsspider.extraction.metadata import read_metadata
 from newsspider.extraction.pagetype import read_form_signals
@@ -39,11 +48,13 @@ def test_ci_builds_and_uses_the_compiled_walk() -> None:
     assert parsing.COMPILED_GUARD_AVAILABLE
     assert class_words.COMPILED_MEANING_AVAILABLE
     assert decoding.COMPILED_UTF8_AVAILABLE
+    assert confidence.COMPILED_GRAMS_AVAILABLE
     if os.environ.get("NEWSSPIDER_PURE_PYTHON", "") in ("", "0"):
         assert segments.COMPILED
         assert parsing._scans is parsing._compiled_scans
         assert class_words._compiled_work_out is not None
         assert decoding._compiled_length is not None
+        assert confidence._compiled_share is not None
 
 
 def _prepared_tree(html: bytes, url: str | None) -> object:
@@ -288,14 +299,53 @@ def test_class_meaning_of_every_fixture_value_is_identical() -> None:
     assert compared > 1000
 
 
+# Text for the gram counts: Latin with accents and a character whose case folding grows, CJK,
+# hangul, a character outside the BMP, repeats (so grams recur) and lengths around the gram sizes.
+_GRAM_TEXT = st.text(alphabet="abcab é中文字한국ßİ\U0001f600", max_size=400)
+
+
+@needs_compiled
+@settings(max_examples=1500, deadline=None)
+@given(_GRAM_TEXT, _GRAM_TEXT, _GRAM_TEXT)
+def test_agreement_measures_are_identical(body: str, title: str, declared: str) -> None:
+    declared = (declared * 3)[:3500]  # past the 200 characters an articleBody needs, at times
+
+    def measures() -> tuple[float | None, ...]:
+        return (
+            confidence.structured_agreement(body, declared),
+            confidence.text_agreement(body, title, 8),
+            confidence.text_agreement(body, declared, 30),
+        )
+
+    compiled = measures()
+    was_compiled = confidence._compiled_share is not None
+    confidence.use_compiled_grams(False)
+    try:
+        assert measures() == compiled
+    finally:
+        confidence.use_compiled_grams(was_compiled)
+
+
+@needs_compiled
+@settings(max_examples=1500, deadline=None)
+@given(_GRAM_TEXT, _GRAM_TEXT, st.integers(1, 4))
+def test_gram_counts_are_the_python_sets(reference: str, text: str, size: int) -> None:
+    from newsspider.extraction._grams_c import gram_share
+
+    wanted = {reference[i : i + size] for i in range(len(reference) - size + 1)}
+    assert gram_share(reference, text, size) == (len(wanted), sum(g in text for g in wanted))
+
+
 def _python_utf8(data: bytes) -> bytes | None:
     from newsspider.extraction import decoding
 
-    active = decoding.use_compiled_utf8(False)
+    # The switch answers whether it is on after the call: remember the state before it.
+    was_compiled = decoding._compiled_length is not None
+    decoding.use_compiled_utf8(False)
     try:
         return decoding._utf8_bytes(data)
     finally:
-        decoding.use_compiled_utf8(active)
+        decoding.use_compiled_utf8(was_compiled)
 
 
 # Bytes where UTF-8's rules turn: ASCII, continuation ranges, every lead byte that limits its

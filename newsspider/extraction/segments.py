@@ -35,6 +35,7 @@ from newsspider.extraction.class_words import (
     use_compiled_meaning,
 )
 from newsspider.extraction.cleaning import FORM_BOX_ATTRIBUTE
+from newsspider.extraction.confidence import use_compiled_grams
 from newsspider.extraction.decoding import use_compiled_utf8
 from newsspider.extraction.gil import yield_point
 from newsspider.extraction.page_model import (
@@ -678,8 +679,9 @@ _active_walk: Callable[[etree._Element, str | None], PageSegments] = (
 
 
 def use_compiled(enabled: bool) -> None:
-    """Switch `segment_page` between the walks, and the markup guard between its compiled and
-    regular-expression scans (tests and the benchmark compare the paths)."""
+    """Switch `segment_page` between the walks, and every other compiled (Cython) part with it:
+    the markup guard's scans, the class meaning, the UTF-8 check and the confidence's gram
+    counts (tests and the benchmark compare the paths)."""
     global COMPILED, _active_walk  # noqa: PLW0603 - the switch is module state by design
     if enabled and _compiled is None:
         raise RuntimeError(f"the compiled walk is not available: {COMPILED_ERROR}")
@@ -688,3 +690,4 @@ def use_compiled(enabled: bool) -> None:
     use_compiled_guard(enabled)
     use_compiled_meaning(enabled)
     use_compiled_utf8(enabled)
+    use_compiled_grams(enabled)

@@ -1,0 +1,3 @@
+"""Type stub of the compiled gram counts (`_grams_c.pyx`)."""
+
+def gram_share(reference: str, text: str, size: int) -> tuple[int, int]: ...
