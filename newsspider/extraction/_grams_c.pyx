@@ -7,57 +7,83 @@ the title and the description, the body against the page's JSON-LD articleBody).
 
 The Python versions slice a str per gram and search or hash it (about half a million
 instructions a page on a 3,000-character opening); here every gram is packed into two 64-bit
-words and kept in an open-addressing table, so the same counts cost a tenth of that.
-`tests/test_confidence.py` compares both on generated text.
+words and kept in an open-addressing table, so the same counts cost a small part of that.
+`tests/test_compiled_walk.py` compares both on generated text.
+
+The two tables live as long as the module and are reused: a slot counts as filled only when it
+carries the current call's stamp, so no call clears or allocates a table (a fresh 100 kB table
+per call cost more than the counting). The GIL is held throughout, so threads never share them.
 """
 
-from cpython.mem cimport PyMem_Free, PyMem_Malloc
-from libc.stdint cimport uint64_t
+from cpython.mem cimport PyMem_Realloc
+from libc.stdint cimport uint32_t, uint64_t
 from libc.string cimport memset
+
+
+cdef extern from "Python.h":
+    int PyUnicode_KIND(object text)
+    void* PyUnicode_DATA(object text)
+    Py_UCS4 PyUnicode_READ(int kind, void* data, Py_ssize_t index) nogil
+
 
 cdef enum:
     MAX_SIZE = 4  # two code points a word
 
 
-cdef struct _Gram:
+cdef struct _Slot:
     uint64_t high
     uint64_t low
-    bint used
+    uint32_t stamp
 
 
 cdef struct _Table:
-    _Gram* slots
-    Py_ssize_t mask
+    _Slot* slots
+    Py_ssize_t capacity  # a power of two, or 0
+    uint32_t stamp  # the current call's: a slot with another one is empty
 
 
-cdef int _open(_Table* table, Py_ssize_t count) except -1:
-    cdef Py_ssize_t capacity = 16
+cdef _Table _text_grams, _wanted_grams
+
+
+cdef int _start(_Table* table, Py_ssize_t count) except -1:
+    """Make the table ready for ``count`` grams (at most half full) and empty it."""
+    cdef Py_ssize_t capacity = table.capacity if table.capacity else 64
+    cdef _Slot* grown
     while capacity < 2 * count:
         capacity *= 2
-    table.slots = <_Gram*> PyMem_Malloc(capacity * sizeof(_Gram))
-    if table.slots is NULL:
-        raise MemoryError()
-    memset(table.slots, 0, capacity * sizeof(_Gram))
-    table.mask = capacity - 1
+    if capacity != table.capacity:
+        grown = <_Slot*> PyMem_Realloc(table.slots, capacity * sizeof(_Slot))
+        if grown is NULL:
+            raise MemoryError()
+        memset(grown, 0, capacity * sizeof(_Slot))
+        table.slots, table.capacity, table.stamp = grown, capacity, 0
+    table.stamp += 1
+    if table.stamp == 0:  # wrapped: old stamps could read as current
+        memset(table.slots, 0, table.capacity * sizeof(_Slot))
+        table.stamp = 1
     return 0
 
 
-cdef inline Py_ssize_t _slot(const _Table* table, uint64_t high, uint64_t low) noexcept:
+cdef inline _Slot* _find(_Table* table, uint64_t high, uint64_t low) noexcept:
+    """The gram's slot: filled with it, or the empty one where it would go."""
     cdef uint64_t mixed = (high * 0x9E3779B97F4A7C15ULL) ^ (low * 0xC2B2AE3D27D4EB4FULL)
-    cdef Py_ssize_t slot = <Py_ssize_t> ((mixed ^ (mixed >> 29)) & <uint64_t> table.mask)
-    while table.slots[slot].used and (
-        table.slots[slot].high != high or table.slots[slot].low != low
-    ):
-        slot = (slot + 1) & table.mask
-    return slot
+    cdef Py_ssize_t mask = table.capacity - 1
+    cdef Py_ssize_t slot = <Py_ssize_t> ((mixed ^ (mixed >> 29)) & <uint64_t> mask)
+    cdef _Slot* entry = &table.slots[slot]
+    while entry.stamp == table.stamp and (entry.high != high or entry.low != low):
+        slot = (slot + 1) & mask
+        entry = &table.slots[slot]
+    return entry
 
 
-cdef inline void _pack(str text, Py_ssize_t start, int size, uint64_t* high, uint64_t* low):
+cdef inline void _pack(
+    int kind, void* data, Py_ssize_t start, int size, uint64_t* high, uint64_t* low
+) noexcept:
     # Code points are at most 21 bits: two fit a word with room to spare.
     cdef uint64_t words[MAX_SIZE]
     cdef int i
     for i in range(MAX_SIZE):
-        words[i] = <uint64_t> (<Py_UCS4> text[start + i]) if i < size else 0
+        words[i] = PyUnicode_READ(kind, data, start + i) if i < size else 0
     high[0] = (words[0] << 32) | words[1]
     low[0] = (words[2] << 32) | words[3]
 
@@ -67,33 +93,28 @@ def gram_share(str reference, str text, int size):
     if not 1 <= size <= MAX_SIZE:
         raise ValueError("gram size must be 1 to 4")
     cdef Py_ssize_t wanted_count = len(reference) - size + 1
-    cdef Py_ssize_t text_count = len(text) - size + 1
+    cdef Py_ssize_t text_count = max(len(text) - size + 1, 0)
     if wanted_count <= 0:
         return 0, 0
-    cdef _Table grams, wanted
-    cdef Py_ssize_t i, slot, distinct = 0, found = 0
+    cdef int text_kind = PyUnicode_KIND(text), reference_kind = PyUnicode_KIND(reference)
+    cdef void* text_data = PyUnicode_DATA(text)
+    cdef void* reference_data = PyUnicode_DATA(reference)
+    cdef Py_ssize_t i, distinct = 0, found = 0
     cdef uint64_t high, low
-    grams.slots = NULL
-    wanted.slots = NULL
-    try:
-        _open(&grams, max(text_count, 1))
-        _open(&wanted, wanted_count)
-        for i in range(max(text_count, 0)):
-            _pack(text, i, size, &high, &low)
-            slot = _slot(&grams, high, low)
-            grams.slots[slot].high, grams.slots[slot].low = high, low
-            grams.slots[slot].used = True
-        for i in range(wanted_count):
-            _pack(reference, i, size, &high, &low)
-            slot = _slot(&wanted, high, low)
-            if wanted.slots[slot].used:
-                continue  # a gram seen before
-            wanted.slots[slot].high, wanted.slots[slot].low = high, low
-            wanted.slots[slot].used = True
-            distinct += 1
-            if grams.slots[_slot(&grams, high, low)].used:
-                found += 1
-    finally:
-        PyMem_Free(grams.slots)
-        PyMem_Free(wanted.slots)
+    cdef _Slot* entry
+    _start(&_text_grams, text_count)
+    _start(&_wanted_grams, wanted_count)
+    for i in range(text_count):
+        _pack(text_kind, text_data, i, size, &high, &low)
+        entry = _find(&_text_grams, high, low)
+        entry.high, entry.low, entry.stamp = high, low, _text_grams.stamp
+    for i in range(wanted_count):
+        _pack(reference_kind, reference_data, i, size, &high, &low)
+        entry = _find(&_wanted_grams, high, low)
+        if entry.stamp == _wanted_grams.stamp:
+            continue  # a gram seen before
+        entry.high, entry.low, entry.stamp = high, low, _wanted_grams.stamp
+        distinct += 1
+        if _find(&_text_grams, high, low).stamp == _text_grams.stamp:
+            found += 1
     return distinct, found
