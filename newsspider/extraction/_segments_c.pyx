@@ -158,8 +158,9 @@ cdef inline bint _is_punctuation(Py_UCS4 c) noexcept:
 
 cdef inline bint _is_dense(Py_UCS4 c) noexcept:
     # textstats._DENSE_SCRIPT: kana, CJK ideographs (and extension A, compatibility), hangul.
-    return (
-        (0x3040 <= c <= 0x30FF) or (0x3400 <= c <= 0x4DBF) or (0x4E00 <= c <= 0x9FFF)
+    # One test settles every character below kana (all Latin text) before the five ranges.
+    return c >= 0x3040 and (
+        (c <= 0x30FF) or (0x3400 <= c <= 0x4DBF) or (0x4E00 <= c <= 0x9FFF)
         or (0xAC00 <= c <= 0xD7AF) or (0xF900 <= c <= 0xFAFF)
     )
 
