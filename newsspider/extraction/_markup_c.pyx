@@ -12,9 +12,11 @@ expression it stands for, so the guard cuts the same pages at the same bytes on 
     start_end(data, pos)            _START_ONLY.match(data, pos).end(), or -1
     unit_end(data, pos)             _UNIT.match(data, pos).end(), or -1
     units_then_rest_end(data, pos)  _UNITS_THEN_REST.match(data, pos).end()
+    has_control_bytes(data)         any(byte in data for byte in parsing._CONTROL_CHARS)
 """
 
-from libc.string cimport memchr
+from libc.stdint cimport uint64_t
+from libc.string cimport memchr, memcpy
 
 # parsing.py's constants: `bind_limits` checks they agree.
 cdef enum:
@@ -222,6 +224,32 @@ cdef Py_ssize_t _start(const unsigned char* s, Py_ssize_t n, Py_ssize_t p) noexc
     while q < n and not (_space(s[q]) or s[q] == 47 or s[q] == 62):
         q += 1
     return _attributes_then_end(s, n, q)
+
+
+cdef inline bint _control(unsigned char c) noexcept:
+    # The control bytes XML forbids: below 0x20 but tab, line feed and carriage return.
+    return c < 32 and c != 9 and c != 10 and c != 13
+
+
+def has_control_bytes(bytes data):
+    """Does `data` hold a control byte XML forbids? One pass eight bytes at a time (the
+    Python test runs one memchr per byte value: 29 passes)."""
+    cdef const unsigned char* s = data
+    cdef Py_ssize_t n = len(data), i = 0, j
+    cdef uint64_t word
+    while i + 8 <= n:
+        memcpy(&word, s + i, 8)
+        # Nonzero exactly when a byte of the word is below 0x20 (the "hasless" bit trick).
+        if (word - 0x2020202020202020ULL) & ~word & 0x8080808080808080ULL:
+            for j in range(i, i + 8):
+                if _control(s[j]):
+                    return True
+        i += 8
+    while i < n:
+        if _control(s[i]):
+            return True
+        i += 1
+    return False
 
 
 def not_start_end(bytes data, Py_ssize_t pos):
