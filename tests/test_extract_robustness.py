@@ -406,3 +406,60 @@ def test_a_bug_in_reading_the_metadata_is_flagged_and_logged(
     assert article.title is None and article.date is None
     assert "harbour reopened" in article.body
     assert "reading the metadata failed" in caplog.text and "a bug" in caplog.text
+
+
+_DATED_PAGE = (
+    '<html><head><title>Harbour news</title><meta property="og:image" content="{image}">'
+    "</head><body><article><h1>Harbour news</h1><p>{dateline}</p>"
+    + "<p>The harbour reopened on Monday after three weeks of repairs to the pier.</p>" * 8
+    + "</article></body></html>"
+)
+
+
+@pytest.mark.parametrize(
+    ("url", "image"),
+    [
+        ("http://[::1", "https://example.com/2024/05/01/pier.jpg"),  # the caller's URL
+        ("https://example.com/harbour", "http://[::1/2024/05/01/pier.jpg"),  # the page's own
+    ],
+)
+def test_a_url_urllib_refuses_costs_no_metadata(url: str, image: str) -> None:
+    # urlsplit raises ValueError on an unclosed IPv6 host: once it took the page's title,
+    # dates and authors with it (found by bench.fuzz, seed 30).
+    page = _DATED_PAGE.format(image=image, dateline="1 May 2024")
+    article = extract(page, url=url)
+    assert "metadata-error" not in article.warnings
+    assert article.title == "Harbour news"
+    assert article.date is not None and article.date.startswith("2024-05-01")
+
+
+@pytest.mark.parametrize("dateline", ["3 days ago", "позавчера", "99999999 years ago"])
+def test_relative_dates_past_the_calendar_are_no_dates(dateline: str) -> None:
+    # A reference time at the start of the calendar, or an absurd distance, put the date
+    # before year 1: no date, not an OverflowError that costs the page its metadata.
+    from datetime import datetime
+
+    page = _DATED_PAGE.format(image="", dateline=dateline)
+    article = extract(page, url="https://example.com/harbour", reference_time=datetime(1, 1, 2))
+    assert "metadata-error" not in article.warnings
+    assert article.title == "Harbour news"
+    assert_well_formed(article)
+
+
+@pytest.mark.parametrize("label", ["unicode-escape", "raw_unicode_escape"])
+def test_source_literal_codecs_are_not_page_encodings(label: str) -> None:
+    # Named by a server or by the page, Python's string-literal codecs read the page's
+    # backslashes as escapes and warn about each unknown one; browsers do not know them.
+    import warnings
+
+    # Latin-1 bytes (not UTF-8), so the declared codec would be believed.
+    page = (
+        f'<html><head><meta charset="{label}"><title>Caf\xe9</title></head><body><article>'
+        + "<p>Paths like C:\\new\\table and \\e\\< stay as written, caf\xe9 too.</p>" * 6
+        + "</article></body></html>"
+    ).encode("latin-1")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        article = extract(page, encoding=label)
+    assert article.encoding not in ("unicode-escape", "raw-unicode-escape")
+    assert "C:\\new\\table" in article.body and "café" in article.body

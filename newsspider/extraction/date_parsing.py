@@ -13,7 +13,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Final
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote
+
+from newsspider.extraction.urls import split_url
 
 #: Nothing on the web we care about was published before this year.
 MIN_YEAR: Final = 1995
@@ -250,7 +252,7 @@ def build_date(
 def latest_day(reference_time: datetime | None) -> date:
     """The last acceptable day: the reference (or now) plus one day for time zones."""
     now = reference_time or datetime.now(UTC)
-    return now.date() + timedelta(days=1)
+    return now.date() + timedelta(days=1) if now.date() < date.max else now.date()
 
 
 def parse_machine_date(value: str, *, latest: date) -> ParsedDate | None:
@@ -323,7 +325,10 @@ def parse_relative_date(text: str, reference_time: datetime) -> ParsedDate | Non
     text = text[:120]
     m = _REL_DAY_RE.search(text)
     if m:
-        day = reference_time.date() - timedelta(days=_REL_DAY_WORDS[m.group("w").lower()])
+        try:
+            day = reference_time.date() - timedelta(days=_REL_DAY_WORDS[m.group("w").lower()])
+        except OverflowError:  # a reference time at the start of the calendar
+            return None
         if m.group("H"):
             h, mi = int(m.group("H")), int(m.group("M"))
             if h < 24 and mi < 60:
@@ -336,7 +341,10 @@ def parse_relative_date(text: str, reference_time: datetime) -> ParsedDate | Non
         unit = _unit_seconds(m.group("u"))
         if unit is None:
             return None
-        return ParsedDate((reference_time - timedelta(seconds=n * unit)).date())
+        try:
+            return ParsedDate((reference_time - timedelta(seconds=n * unit)).date())
+        except OverflowError:  # "99999999 years ago", or a reference time near year 1
+            return None
     return None
 
 
@@ -344,7 +352,9 @@ def date_from_url(url: str | None, *, latest: date) -> ParsedDate | None:
     """A full year-month-day in the URL path (``/2019/09/05/``, ``20190905``, ``2019-09-05``)."""
     if not url:
         return None
-    parts = urlsplit(url)
+    parts = split_url(url)
+    if parts is None:
+        return None
     path = unquote(parts.path + ("?" + parts.query if parts.query else ""))
     for pattern in (URL_YMD_LOOSE_RE, _URL_YMD_RE, _URL_DMY_RE):
         for m in pattern.finditer(path):
@@ -358,5 +368,6 @@ def month_from_url(url: str | None) -> tuple[int, int] | None:
     """(year, month) from a URL path like ``/2018/07/slug`` (no day)."""
     if not url:
         return None
-    m = _URL_YM_RE.search(urlsplit(url).path)
+    parts = split_url(url)
+    m = _URL_YM_RE.search(parts.path) if parts is not None else None
     return (int(m["y"]), int(m["m"])) if m else None

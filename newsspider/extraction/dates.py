@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from itertools import chain, islice
 from typing import Any, Final
-from urllib.parse import urlsplit
 
 from lxml import etree
 
@@ -29,6 +28,7 @@ from newsspider.extraction.date_parsing import (
     parse_relative_date,
     parse_text_date,
 )
+from newsspider.extraction.urls import split_url
 
 
 def _image_date(meta: Mapping[str, Sequence[str]], latest: date) -> ParsedDate | None:
@@ -37,7 +37,8 @@ def _image_date(meta: Mapping[str, Sequence[str]], latest: date) -> ParsedDate |
     Only that folder form: a file name's ``IMG_20190905`` is when the photo was taken."""
     for key in ("og:image", "twitter:image"):
         for value in meta.get(key, ())[:1]:
-            m = URL_YMD_LOOSE_RE.search(urlsplit(value).path)
+            parts = split_url(value)
+            m = URL_YMD_LOOSE_RE.search(parts.path) if parts is not None else None
             if m:
                 return build_date(int(m["y"]), int(m["m"]), int(m["d"]), None, latest)
     return None

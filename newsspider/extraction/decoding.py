@@ -38,6 +38,10 @@ _WIDE_MIN_SHARE: Final = 0.05
 _TAGS: Final = re.compile(rb"<[^<>]*>")
 _NON_ASCII_LETTER_RUN: Final = re.compile(r"[À-ÿ]{3,}")
 _UTF8_SLICE: Final = 256 * 1024
+# Python's codecs for its own string literals: they read a page's backslashes as escapes (and
+# warn about each one they do not know). No browser knows them; a page or a server naming one
+# gets the evidence of its bytes instead.
+_SOURCE_LITERAL_CODECS: Final = frozenset({"unicode-escape", "raw-unicode-escape"})
 
 
 class DecodedPage:
@@ -97,7 +101,7 @@ def _codec_name(label: str | None) -> str | None:
         b"<p>\xe4\xff</p>".decode(name, errors="replace")
     except (LookupError, UnicodeError):
         return None
-    return name
+    return None if name in _SOURCE_LITERAL_CODECS else name
 
 
 def _strict_decode(data: bytes, codec: str) -> str | None:

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urljoin
 
 from lxml import etree
 
@@ -27,6 +27,7 @@ from newsspider.extraction.jsonld import (
 )
 from newsspider.extraction.page_scan import scan_page
 from newsspider.extraction.title import choose_title, clean_text
+from newsspider.extraction.urls import split_url
 
 logger = logging.getLogger(__name__)
 
@@ -104,7 +105,8 @@ def _absolute(value: str | None, base: str | None) -> str | None:
         full = urljoin(base, value) if base else value
     except ValueError:
         return None
-    if urlsplit(full).scheme not in ("http", "https"):
+    parts = split_url(full)
+    if parts is None or parts.scheme not in ("http", "https"):
         return None if base else (value if value.startswith("//") else None)
     return full
 
@@ -181,7 +183,8 @@ def _read(
 
     language, raw_lang = _language(root, meta)
     region = raw_lang.split("-")[1] if "-" in raw_lang else ""
-    host = (urlsplit(base).hostname or "") if base else ""
+    parts = split_url(base) if base else None
+    host = (parts.hostname or "") if parts is not None else ""
     month_first = (
         language == "en"
         and region not in _DMY_LOCALES

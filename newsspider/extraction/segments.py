@@ -15,7 +15,6 @@ import re
 from collections.abc import Callable
 from types import ModuleType
 from typing import Final
-from urllib.parse import urlsplit
 
 from lxml import etree
 
@@ -45,6 +44,7 @@ from newsspider.extraction.page_model import (
 )
 from newsspider.extraction.parsing import use_compiled_guard
 from newsspider.extraction.textstats import count_dense_script, count_punctuation
+from newsspider.extraction.urls import split_url
 from newsspider.extraction.visibility import hidden_class, hidden_style
 
 __all__ = [
@@ -187,10 +187,10 @@ def url_section_words(url: str | None) -> frozenset[str]:
     slug ("how-to-build-a-sidebar") names no furniture."""
     if not url:
         return frozenset()
-    try:
-        path = urlsplit(url).path.lower()
-    except ValueError:  # "http://[::1": no path to read
+    parts = split_url(url)
+    if parts is None:  # "http://[::1": no path to read
         return frozenset()
+    path = parts.path.lower()
     words = {_squashed(part) for part in path.split("/") if 0 < len(part) <= _MAX_SECTION_CHARS}
     return frozenset(words & FURNITURE_TOKENS)
 

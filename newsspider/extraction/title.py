@@ -7,11 +7,11 @@ import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
-from urllib.parse import urlsplit
 
 from lxml import etree
 
 from newsspider.extraction.caching import short_key_cache
+from newsspider.extraction.urls import split_url
 
 #: Meta keys (lower-cased) that carry the headline, best first.
 TITLE_META: Final = (
@@ -112,7 +112,8 @@ def _site_tokens(site_name: str | None, url: str | None) -> tuple[str, ...]:
     if site_name:
         tokens.append(_norm(site_name))
     if url:
-        host = (urlsplit(url).hostname or "").removeprefix("www.")
+        parts = split_url(url)
+        host = ((parts.hostname if parts is not None else None) or "").removeprefix("www.")
         labels = [p for p in host.split(".") if p]
         if labels:
             tokens.append(host)
