@@ -22,11 +22,12 @@ import importlib.util
 import os
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from importlib.abc import MetaPathFinder
 from importlib.machinery import ModuleSpec
 from pathlib import Path
 from types import ModuleType
+from typing import Any, Generic, TypeVar
 
 PACKAGE = "newsspider.extraction"
 _CORE_DIR = Path(__file__).resolve().parent / "extraction"
@@ -105,3 +106,30 @@ def _decide() -> tuple[bool, str, frozenset[str]]:
 COMPILED_CORE, PURE_REASON, _FROM_SOURCE = _decide()
 if _FROM_SOURCE:
     sys.meta_path.insert(0, _SourceFinder(_FROM_SOURCE))
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class CompiledTwin(Generic[F]):
+    """One function of a Cython module built at install time (`setup.py`), beside the Python
+    code it twins, and the switch between them. The module imports the Cython module itself
+    (some configure it first) and passes the function, or None when it is not built.
+
+    ``active`` is the twin when built and switched on, else None: the caller then runs its
+    Python code. NEWSSPIDER_PURE_PYTHON=1 starts it off; tests and the benchmark switch it
+    (`newsspider.extraction.segments.use_compiled` switches them all)."""
+
+    def __init__(self, built: F | None) -> None:
+        self.built = built
+        self.active: F | None = None if PURE_PYTHON_REQUESTED else built
+
+    @property
+    def available(self) -> bool:
+        """Whether the twin can run here (it was built)."""
+        return self.built is not None
+
+    def use(self, enabled: bool) -> bool:
+        """Run the twin (when built) or the Python code; whether the twin runs now."""
+        self.active = self.built if enabled else None
+        return self.active is not None

@@ -84,7 +84,7 @@ def test_the_switch_loads_the_sources_and_turns_every_compiled_part_off() -> Non
         "scoring, segments; "
         "print(core_loader.COMPILED_CORE, scoring.__file__.endswith('.py'), "
         "gil.__file__.endswith('.py'), segments.COMPILED, parsing._scans is parsing._REGEX_SCANS, "
-        "class_words._compiled_work_out, decoding._compiled_length, confidence._compiled_share); "
+        "class_words.WORK_OUT.active, decoding.UTF8_LENGTH.active, confidence.GRAM_SHARE.active); "
         "print(core_loader.PURE_REASON)"
     )
     env = {**os.environ, "NEWSSPIDER_PURE_PYTHON": "1"}

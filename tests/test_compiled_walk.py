@@ -52,9 +52,9 @@ def test_ci_builds_and_uses_the_compiled_walk() -> None:
     if os.environ.get("NEWSSPIDER_PURE_PYTHON", "") in ("", "0"):
         assert segments.COMPILED
         assert parsing._scans is parsing._compiled_scans
-        assert class_words._compiled_work_out is not None
-        assert decoding._compiled_length is not None
-        assert confidence._compiled_share is not None
+        assert class_words.WORK_OUT.active is not None
+        assert decoding.UTF8_LENGTH.active is not None
+        assert confidence.GRAM_SHARE.active is not None
 
 
 def _prepared_tree(html: bytes, url: str | None) -> object:
@@ -318,7 +318,7 @@ def test_agreement_measures_are_identical(body: str, title: str, declared: str) 
         )
 
     compiled = measures()
-    was_compiled = confidence._compiled_share is not None
+    was_compiled = confidence.GRAM_SHARE.active is not None
     confidence.use_compiled_grams(False)
     try:
         assert measures() == compiled
@@ -340,7 +340,7 @@ def _python_utf8(data: bytes) -> bytes | None:
     from newsspider.extraction import decoding
 
     # The switch answers whether it is on after the call: remember the state before it.
-    was_compiled = decoding._compiled_length is not None
+    was_compiled = decoding.UTF8_LENGTH.active is not None
     decoding.use_compiled_utf8(False)
     try:
         return decoding._utf8_bytes(data)
@@ -367,7 +367,7 @@ def test_utf8_validation_matches_the_decoder_on_every_short_sequence() -> None:
     sequences = [bytes([a]) for a in range(256)]
     sequences += [bytes(pair) for pair in product(range(256), repeat=2)]
     sequences += [bytes(edge) for edge in product(_UTF8_EDGES, repeat=3)]
-    assert decoding._compiled_length is _utf8_c.complete_utf8_length or not segments.COMPILED
+    assert decoding.UTF8_LENGTH.active is _utf8_c.complete_utf8_length or not segments.COMPILED
     for sequence in sequences:
         for data in (sequence, b"abcdefgh" + sequence, sequence + b"abcdefghij"):
             assert decoding._utf8_bytes(data) == _python_utf8(data), data

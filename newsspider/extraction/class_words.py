@@ -7,9 +7,10 @@ elements and squashed values. Pure functions of the attribute strings, cached (b
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Final
 
-from newsspider.core_loader import PURE_PYTHON_REQUESTED
+from newsspider.core_loader import CompiledTwin
 from newsspider.extraction.caching import MAX_KEY_CHARS
 from newsspider.extraction.visibility import HIDDEN_KEYS, hidden_class
 
@@ -183,7 +184,8 @@ def work_out(classes: str | None, ident: str | None) -> ClassMeaning:
 
 def _class_meaning(classes: str | None, ident: str | None) -> ClassMeaning:
     """`class_meaning` on a cache miss: work it out and remember it."""
-    meaning = _compiled_work_out(classes, ident) if _compiled_work_out is not None else None
+    compiled = WORK_OUT.active
+    meaning = compiled(classes, ident) if compiled is not None else None
     if meaning is None:
         meaning = work_out(classes, ident)
     # Bounded in bytes too: values come from arbitrary pages (`caching.cacheable`, inline: this
@@ -218,16 +220,13 @@ else:
         STRONG_FURNITURE,
         WEAK_FURNITURE,
     )
-#: Whether the compiled version can run here.
-COMPILED_MEANING_AVAILABLE: Final = _class_words_c is not None
-# NEWSSPIDER_PURE_PYTHON=1 keeps every compiled path off (`core_loader.PURE_PYTHON_REQUESTED`).
-_compiled_work_out = (
-    _class_words_c.work_out if _class_words_c is not None and not PURE_PYTHON_REQUESTED else None
+WORK_OUT: Final[CompiledTwin[Callable[[str | None, str | None], ClassMeaning | None]]] = (
+    CompiledTwin(_class_words_c.work_out if _class_words_c is not None else None)
 )
+#: Whether the compiled version can run here.
+COMPILED_MEANING_AVAILABLE: Final = WORK_OUT.available
 
 
 def use_compiled_meaning(enabled: bool) -> bool:
     """Work out class meanings compiled (when built) or in Python; whether compiled now."""
-    global _compiled_work_out  # noqa: PLW0603 - the switch is module state by design
-    _compiled_work_out = _class_words_c.work_out if enabled and _class_words_c else None
-    return _compiled_work_out is not None
+    return WORK_OUT.use(enabled)

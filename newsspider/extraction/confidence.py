@@ -32,7 +32,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Final
 
-from newsspider.core_loader import PURE_PYTHON_REQUESTED
+from newsspider.core_loader import CompiledTwin
 from newsspider.extraction.page_model import PageSegments
 from newsspider.extraction.pagetype import BodyShape
 from newsspider.extraction.textstats import count_dense_script
@@ -250,8 +250,9 @@ def structured_agreement(body: str, declared_body: str | None) -> float | None:
     page declares no usable articleBody."""
     if not declared_body or len(declared_body) < 200:
         return None
-    if _compiled_share is not None:
-        distinct, shared = _compiled_share(_squashed(declared_body), _squashed(body), 4)
+    share = GRAM_SHARE.active
+    if share is not None:
+        distinct, shared = share(_squashed(declared_body), _squashed(body), 4)
         return shared / distinct if distinct else None
     declared = set(_grams(_squashed(declared_body)))
     if not declared:
@@ -286,8 +287,9 @@ class _Opening:
         squashed = _squashed(reference)
         dense = 2 * count_dense_script(squashed) > len(squashed)
         size, least = (2, min_chars // 2 - 1) if dense else (4, min_chars - 3)
-        if _compiled_share is not None:
-            distinct, shared = _compiled_share(squashed, self.opening, size)
+        share = GRAM_SHARE.active
+        if share is not None:
+            distinct, shared = share(squashed, self.opening, size)
             return shared / distinct if distinct >= max(1, least) else None
         wanted = {squashed[i : i + size] for i in range(len(squashed) - size + 1)}
         if len(wanted) < max(1, least):
@@ -307,19 +309,18 @@ try:
     from newsspider.extraction import _grams_c
 except ImportError:  # not built: the Python code
     _grams_c = None  # type: ignore[assignment]
-_built_share: Callable[[str, str, int], tuple[int, int]] | None = (
+GRAM_SHARE: Final[CompiledTwin[Callable[[str, str, int], tuple[int, int]]]] = CompiledTwin(
     _grams_c.gram_share if _grams_c is not None else None
 )
+
+
 #: Whether the compiled gram counts can run here.
-COMPILED_GRAMS_AVAILABLE: Final = _built_share is not None
-_compiled_share = None if PURE_PYTHON_REQUESTED else _built_share
+COMPILED_GRAMS_AVAILABLE: Final = GRAM_SHARE.available
 
 
 def use_compiled_grams(enabled: bool) -> bool:
     """Count grams compiled (when built) or in Python; whether compiled now."""
-    global _compiled_share  # noqa: PLW0603 - the switch is module state by design
-    _compiled_share = _built_share if enabled else None
-    return _compiled_share is not None
+    return GRAM_SHARE.use(enabled)
 
 
 def combine(presence: float, quality: float, page_type: str) -> float:

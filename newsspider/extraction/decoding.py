@@ -17,7 +17,7 @@ from typing import Final
 
 from w3lib.encoding import html_body_declared_encoding, read_bom, resolve_encoding
 
-from newsspider.core_loader import PURE_PYTHON_REQUESTED
+from newsspider.core_loader import CompiledTwin
 
 # Multi-byte encodings whose decoders reject foreign bytes, so a strict decode is a real test.
 _MULTIBYTE: Final = frozenset(
@@ -116,8 +116,9 @@ def _utf8_bytes(data: bytes) -> bytes | None:
     a `max_bytes` cut ends mid-character: then ``data`` without it); None if it is not UTF-8.
     Validated without keeping text (a whole page as a str is the largest copy an extraction
     would make): by `_utf8_c` when it is built, else decoded a slice at a time."""
-    if _compiled_length is not None:
-        length = _compiled_length(data)
+    compiled_length = UTF8_LENGTH.active
+    if compiled_length is not None:
+        length = compiled_length(data)
         if length < 0:
             return None
         return data if length == len(data) else data[:length]
@@ -132,25 +133,21 @@ def _utf8_bytes(data: bytes) -> bytes | None:
     return data[: len(data) - len(pending)] if pending else data
 
 
-# The compiled validation (`_utf8_c`), built with the compiled walk; None: the decoder above
-# (NEWSSPIDER_PURE_PYTHON=1, `core_loader.PURE_PYTHON_REQUESTED`, or no compiler at install).
-# `segments.use_compiled` switches it.
+# The compiled validation (`_utf8_c`), built with the compiled walk; off, the decoder above.
 try:
     from newsspider.extraction import _utf8_c
 except ImportError:  # not built: the pure-Python path
     _utf8_c = None  # type: ignore[assignment]
-#: Whether the compiled validation can run here.
-COMPILED_UTF8_AVAILABLE: Final = _utf8_c is not None
-_compiled_length: Callable[[bytes], int] | None = (
-    _utf8_c.complete_utf8_length if _utf8_c is not None and not PURE_PYTHON_REQUESTED else None
+UTF8_LENGTH: Final[CompiledTwin[Callable[[bytes], int]]] = CompiledTwin(
+    _utf8_c.complete_utf8_length if _utf8_c is not None else None
 )
+#: Whether the compiled validation can run here.
+COMPILED_UTF8_AVAILABLE: Final = UTF8_LENGTH.available
 
 
 def use_compiled_utf8(enabled: bool) -> bool:
     """Validate UTF-8 compiled (when built) or with the decoder; whether compiled now."""
-    global _compiled_length  # noqa: PLW0603 - the switch is module state by design
-    _compiled_length = _utf8_c.complete_utf8_length if enabled and _utf8_c else None
-    return _compiled_length is not None
+    return UTF8_LENGTH.use(enabled)
 
 
 def _looks_like_mojibake(text: str) -> bool:

@@ -12,7 +12,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
-from urllib.parse import urljoin
 
 from lxml import etree
 
@@ -27,7 +26,7 @@ from newsspider.extraction.jsonld import (
 )
 from newsspider.extraction.page_scan import scan_page
 from newsspider.extraction.title import choose_title, clean_text
-from newsspider.extraction.urls import split_url
+from newsspider.extraction.urls import join_url, split_url
 
 logger = logging.getLogger(__name__)
 
@@ -101,9 +100,8 @@ def _absolute(value: str | None, base: str | None) -> str | None:
     value = value.strip()
     if _PLAIN_ABSOLUTE_RE.fullmatch(value) and _NOT_PLAIN.isdisjoint(value):
         return value
-    try:
-        full = urljoin(base, value) if base else value
-    except ValueError:
+    full = join_url(base, value) if base else value
+    if full is None:
         return None
     parts = split_url(full)
     if parts is None or parts.scheme not in ("http", "https"):

@@ -17,8 +17,8 @@ from urllib.parse import urldefrag, urlsplit
 
 from lxml import etree
 
+from newsspider.extraction.urls import join_url
 from newsspider.spiders._dates import date_in_url
-from newsspider.spiders._urls import join_url
 from newsspider.spiders._xml import text_of
 
 ARTICLE_THRESHOLD = 3.0
