@@ -109,6 +109,9 @@ if _FROM_SOURCE:
 
 
 F = TypeVar("F", bound=Callable[..., Any])
+#: Every twin made so far, and whether twins run: `use_compiled_twins` switches both.
+_TWINS: list[CompiledTwin[Any]] = []
+_twins_on = not PURE_PYTHON_REQUESTED
 
 
 class CompiledTwin(Generic[F]):
@@ -117,12 +120,13 @@ class CompiledTwin(Generic[F]):
     (some configure it first) and passes the function, or None when it is not built.
 
     ``active`` is the twin when built and switched on, else None: the caller then runs its
-    Python code. NEWSSPIDER_PURE_PYTHON=1 starts it off; tests and the benchmark switch it
-    (`newsspider.extraction.segments.use_compiled` switches them all)."""
+    Python code. NEWSSPIDER_PURE_PYTHON=1 starts every twin off; `use` switches one (tests),
+    `use_compiled_twins` all of them (`newsspider.extraction.segments.use_compiled`)."""
 
     def __init__(self, built: F | None) -> None:
         self.built = built
-        self.active: F | None = None if PURE_PYTHON_REQUESTED else built
+        self.active: F | None = built if _twins_on else None
+        _TWINS.append(self)
 
     @property
     def available(self) -> bool:
@@ -133,3 +137,11 @@ class CompiledTwin(Generic[F]):
         """Run the twin (when built) or the Python code; whether the twin runs now."""
         self.active = self.built if enabled else None
         return self.active is not None
+
+
+def use_compiled_twins(enabled: bool) -> None:
+    """Run every twin (when built) or every Python version, twins made later included."""
+    global _twins_on  # noqa: PLW0603 - the switch is module state by design
+    _twins_on = enabled
+    for twin in _TWINS:
+        twin.use(enabled)

@@ -319,11 +319,11 @@ def test_agreement_measures_are_identical(body: str, title: str, declared: str) 
 
     compiled = measures()
     was_compiled = confidence.GRAM_SHARE.active is not None
-    confidence.use_compiled_grams(False)
+    confidence.GRAM_SHARE.use(False)
     try:
         assert measures() == compiled
     finally:
-        confidence.use_compiled_grams(was_compiled)
+        confidence.GRAM_SHARE.use(was_compiled)
 
 
 @needs_compiled
@@ -341,11 +341,11 @@ def _python_utf8(data: bytes) -> bytes | None:
 
     # The switch answers whether it is on after the call: remember the state before it.
     was_compiled = decoding.UTF8_LENGTH.active is not None
-    decoding.use_compiled_utf8(False)
+    decoding.UTF8_LENGTH.use(False)
     try:
         return decoding._utf8_bytes(data)
     finally:
-        decoding.use_compiled_utf8(was_compiled)
+        decoding.UTF8_LENGTH.use(was_compiled)
 
 
 # Bytes where UTF-8's rules turn: ASCII, continuation ranges, every lead byte that limits its

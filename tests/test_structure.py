@@ -173,6 +173,18 @@ def test_what_a_button_opens_is_content_a_hidden_block_it_does_not_open_is_not()
     assert "Subscribe to read" not in body
 
 
+def test_a_panel_hidden_in_capitals_is_opened_too() -> None:
+    # The walk reads hiding case-blind ("Display: None" hides); what a button opens is shown
+    # whatever the case it was hidden in.
+    panel = (
+        '<h3><button aria-controls="more">Read more</button></h3><div id="more" '
+        'style="Display: None"><p>The council will publish the full survey of the sea wall '
+        "in the spring, with the costs of each repair.</p></div>"
+    )
+    body = extract(page(f"<article>{paragraphs()}{panel}</article>")).body
+    assert "publish the full survey of the sea wall" in body
+
+
 def test_a_button_left_open_does_not_swallow_the_page() -> None:
     # An unclosed <div> inside a <button> makes the parser nest everything after it inside
     # the button, which cleaning used to strip with the whole article.

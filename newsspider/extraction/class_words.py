@@ -201,7 +201,7 @@ def _class_meaning(classes: str | None, ident: str | None) -> ClassMeaning:
 
 # The compiled `work_out` (`_class_words_c`), built with the compiled walk; None falls back to
 # the Python one (NEWSSPIDER_PURE_PYTHON=1, or no compiler at install). `segments` switches it
-# with the walk (`use_compiled_meaning`).
+# with the walk (`core_loader.use_compiled_twins`).
 try:
     from newsspider.extraction import _class_words_c
 except ImportError:  # not built: the pure-Python path
@@ -225,8 +225,3 @@ WORK_OUT: Final[CompiledTwin[Callable[[str | None, str | None], ClassMeaning | N
 )
 #: Whether the compiled version can run here.
 COMPILED_MEANING_AVAILABLE: Final = WORK_OUT.available
-
-
-def use_compiled_meaning(enabled: bool) -> bool:
-    """Work out class meanings compiled (when built) or in Python; whether compiled now."""
-    return WORK_OUT.use(enabled)

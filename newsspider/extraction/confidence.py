@@ -318,11 +318,6 @@ GRAM_SHARE: Final[CompiledTwin[Callable[[str, str, int], tuple[int, int]]]] = Co
 COMPILED_GRAMS_AVAILABLE: Final = GRAM_SHARE.available
 
 
-def use_compiled_grams(enabled: bool) -> bool:
-    """Count grams compiled (when built) or in Python; whether compiled now."""
-    return GRAM_SHARE.use(enabled)
-
-
 def combine(presence: float, quality: float, page_type: str) -> float:
     """The confidence from the two models' probabilities, capped for page types that are
     never an article."""

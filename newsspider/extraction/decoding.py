@@ -145,11 +145,6 @@ UTF8_LENGTH: Final[CompiledTwin[Callable[[bytes], int]]] = CompiledTwin(
 COMPILED_UTF8_AVAILABLE: Final = UTF8_LENGTH.available
 
 
-def use_compiled_utf8(enabled: bool) -> bool:
-    """Validate UTF-8 compiled (when built) or with the decoder; whether compiled now."""
-    return UTF8_LENGTH.use(enabled)
-
-
 def _looks_like_mojibake(text: str) -> bool:
     """Cyrillic or CJK bytes read as Latin-1 give long runs of accented letters."""
     runs = _NON_ASCII_LETTER_RUN.findall(text, 0, 200_000)

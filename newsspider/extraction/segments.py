@@ -18,7 +18,7 @@ from typing import Final
 
 from lxml import etree
 
-from newsspider.core_loader import PURE_PYTHON_REQUESTED
+from newsspider.core_loader import PURE_PYTHON_REQUESTED, use_compiled_twins
 from newsspider.extraction.caching import cacheable
 from newsspider.extraction.class_words import (
     FURNITURE_TOKENS,
@@ -31,11 +31,8 @@ from newsspider.extraction.class_words import (
     _attribute_cache,
     _class_meaning,
     signal_without,
-    use_compiled_meaning,
 )
 from newsspider.extraction.cleaning import FORM_BOX_ATTRIBUTE
-from newsspider.extraction.confidence import use_compiled_grams
-from newsspider.extraction.decoding import use_compiled_utf8
 from newsspider.extraction.gil import yield_point
 from newsspider.extraction.page_model import (
     BLOCK_TAGS,
@@ -688,6 +685,4 @@ def use_compiled(enabled: bool) -> None:
     COMPILED = enabled
     _active_walk = segment_page_compiled if enabled else segment_page_python
     use_compiled_guard(enabled)
-    use_compiled_meaning(enabled)
-    use_compiled_utf8(enabled)
-    use_compiled_grams(enabled)
+    use_compiled_twins(enabled)

@@ -113,7 +113,7 @@ def _site_tokens(site_name: str | None, url: str | None) -> tuple[str, ...]:
         tokens.append(_norm(site_name))
     if url:
         parts = split_url(url)
-        host = ((parts.hostname if parts is not None else None) or "").removeprefix("www.")
+        host = ((parts.hostname or "") if parts is not None else "").removeprefix("www.")
         labels = [p for p in host.split(".") if p]
         if labels:
             tokens.append(host)
