@@ -236,11 +236,12 @@ def test_compiled_walk_offers_the_gil_on_large_pages() -> None:
 
 # Class and id values: every rule of `class_words.attribute_tokens` has a way in (BEM elements
 # and modifiers, camelCase, squashed words, "related..." run together, layout modifiers,
-# hiding and caption names, separators of every kind, non-ASCII letters whose lower case is
-# ASCII, the empty value).
+# hiding and caption names in any case and cut short, separators of every kind, non-ASCII
+# letters whose lower case is ASCII, the empty value).
 _CLASS_PARTS = (
     "a b c x Z Q 0 1 _ - __ -- . : / \t has- no_ with- without_ related Related comment "
     "articleBody nav cookie caption wp-caption sr-only hidden md:block visually-hidden "
+    "SR-Only HIDE d-None screen-reader-text Invisible invisibl hid "
     "recommend share widget post content İ K é  "
 ).split(" ")
 

@@ -10,24 +10,65 @@ ASCII letters; a class value holding a layout modifier such as "has-sidebar"), w
 Python version then works out. Both give the same tuple (tests and `bench.compiled`).
 """
 
-from cpython.unicode cimport PyUnicode_AsUTF8AndSize, PyUnicode_DecodeASCII
+from cpython.unicode cimport PyUnicode_AsUTF8AndSize
+from libc.stdint cimport uint32_t, uint64_t
+from libc.stdlib cimport calloc, free
 from libc.string cimport memcmp, memset
 
-cdef frozenset _positive, _overlay, _strong, _weak, _caption, _furniture
 cdef frozenset _empty = frozenset()
 cdef object _hidden_class = None
-cdef tuple _hidden_keys = ()
 cdef int _OVERLAY, _STRONG, _WEAK
 # Modifier words can be worked out here only when no article or caption word is also a
 # furniture word (then "the modifiers' words less furniture" keeps exactly their article and
 # caption flags); `configure` checks it.
 cdef bint _modifiers_here = False
-# Which (length, first byte) pairs any word of the five sets has: most class tokens ("flex",
-# "mt", "col") have none, and are ruled out without building a str to look up.
+
+
 cdef enum:
-    KNOWN_MAX_LENGTH = 32
-cdef unsigned char _known[KNOWN_MAX_LENGTH][128]
-cdef bint _filter = False
+    POSITIVE = 1
+    OVERLAY_WORD = 2
+    STRONG_WORD = 4
+    WEAK_WORD = 8
+    CAPTION_WORD = 16
+
+
+# Every word of the five sets in a C hash table (by its ASCII bytes): a class token is looked
+# up without building a str or probing five frozensets, and the furniture words met are bits,
+# made a frozenset (of the sets' own strings) only for a value that is furniture.
+cdef struct _Word:
+    const char* text  # the word's bytes, kept alive by _word_refs
+    Py_ssize_t length  # 0: an empty slot
+    int flags
+    int furniture  # its bit among the furniture words met, or -1
+
+
+cdef _Word* _table = NULL
+cdef uint32_t _table_mask = 0
+cdef Py_ssize_t _longest = 0
+cdef list _word_refs = []  # the words (str), furniture words first: a word's bit is its index
+# The furniture words a value meets are bits in MET_WORDS 64-bit words.
+cdef enum:
+    MET_WORDS = 4
+
+
+cdef inline uint32_t _hash(const unsigned char* s, Py_ssize_t length) noexcept:
+    # FNV-1a: a few instructions a byte, and the words are short.
+    cdef uint32_t h = 2166136261u
+    cdef Py_ssize_t i
+    for i in range(length):
+        h = (h ^ s[i]) * 16777619u
+    return h
+
+
+# The hiding keys (`visibility.HIDDEN_KEYS`), lower-case ASCII, and which of them start with
+# each byte (lower-cased): most bytes of a value start none, so the scan tests one table entry
+# a byte.
+cdef enum:
+    MAX_HIDDEN_KEYS = 32
+cdef bytes _hidden_key_bytes = b""  # the keys one after another
+cdef const unsigned char* _hidden_keys[MAX_HIDDEN_KEYS]  # each key's bytes in it
+cdef Py_ssize_t _hidden_key_lengths[MAX_HIDDEN_KEYS]
+cdef unsigned int _key_starts[256]
 
 
 def configure(
@@ -44,41 +85,91 @@ def configure(
     int weak_signal,
 ):
     """The word sets and signals of `class_words`, handed over once at import."""
-    global _positive, _overlay, _strong, _weak, _caption, _furniture, _hidden_class, _hidden_keys
-    global _OVERLAY, _STRONG, _WEAK, _modifiers_here, _filter
-    _positive, _overlay, _strong, _weak = positive, overlay, strong, weak
+    global _hidden_class, _OVERLAY, _STRONG, _WEAK, _modifiers_here
+    global _table, _table_mask, _longest, _word_refs
+    global _hidden_key_bytes
+    cdef Py_ssize_t size, length
+    cdef uint32_t slot
+    cdef const char* text
+    cdef _Word* table
+    cdef int flags
+    cdef const unsigned char* base
+    cdef Py_ssize_t offset
     _modifiers_here = positive.isdisjoint(furniture) and caption.isdisjoint(furniture)
-    memset(_known, 0, sizeof(_known))
-    _filter = True
-    for word in positive | overlay | strong | weak | caption:
-        if not (<str> word).isascii() or not 0 < len(word) < KNOWN_MAX_LENGTH:
-            _filter = False  # a word the table cannot hold: look every token up
-            break
-        _known[len(word)][ord(word[0])] = 1
-    _caption, _furniture, _hidden_class = caption, furniture, hidden_class
-    _hidden_keys = hidden_keys
+    # Furniture words first, so their index in _word_refs is their bit.
+    marked = overlay | strong | weak
+    if len(marked) > 64 * MET_WORDS:
+        raise ValueError(f"{len(marked)} furniture words: more than the bit sets hold")
+    words = sorted(marked) + sorted((positive | caption) - marked)
+    size = 64
+    while size < 4 * len(words):
+        size *= 2
+    table = <_Word*> calloc(size, sizeof(_Word))
+    if table is NULL:
+        raise MemoryError()
+    longest = 0
+    for index, word in enumerate(words):
+        if not (<str> word).isascii() or not word:
+            continue  # no ASCII token can be this word
+        flags = (
+            (POSITIVE if word in positive else 0)
+            | (OVERLAY_WORD if word in overlay else 0)
+            | (STRONG_WORD if word in strong else 0)
+            | (WEAK_WORD if word in weak else 0)
+            | (CAPTION_WORD if word in caption else 0)
+        )
+        text = PyUnicode_AsUTF8AndSize(word, &length)
+        slot = _hash(<const unsigned char*> text, length) & (size - 1)
+        while table[slot].length:
+            slot = (slot + 1) & (size - 1)
+        table[slot].text = text
+        table[slot].length = length
+        table[slot].flags = flags
+        table[slot].furniture = index if word in marked else -1
+        longest = max(longest, length)
+    free(_table)
+    _table, _table_mask, _longest = table, <uint32_t> (size - 1), longest
+    _word_refs = words
+    _hidden_class = hidden_class
+    keys = [(<str> key).lower().encode("ascii") for key in hidden_keys]
+    if len(keys) > MAX_HIDDEN_KEYS or not all(keys):
+        raise ValueError(f"hiding keys {hidden_keys!r} cannot be scanned for")
+    _hidden_key_bytes = b"".join(keys)
+    base = _hidden_key_bytes
+    memset(_key_starts, 0, sizeof(_key_starts))
+    offset = 0
+    for index, key in enumerate(keys):
+        _hidden_keys[index] = base + offset
+        _hidden_key_lengths[index] = len(key)
+        _key_starts[_hidden_keys[index][0]] |= 1u << index
+        offset += len(key)
     _OVERLAY, _STRONG, _WEAK = overlay_signal, strong_signal, weak_signal
 
 
-cdef inline bint _is_space(unsigned char c):
+cdef inline bint _is_space(unsigned char c) noexcept:
     # str.split()'s ASCII whitespace
     return c == 32 or (9 <= c <= 13) or (28 <= c <= 31)
 
 
-cdef inline bint _is_lower(unsigned char c):
+cdef inline bint _is_lower(unsigned char c) noexcept:
     return 97 <= c <= 122
 
 
-cdef inline bint _is_upper(unsigned char c):
+cdef inline bint _is_upper(unsigned char c) noexcept:
     return 65 <= c <= 90
 
 
-cdef inline bint _is_alnum_lower(unsigned char c):
+cdef inline unsigned char _lower(unsigned char c) noexcept:
+    # str.lower() on an ASCII byte
+    return c + 32 if 65 <= c <= 90 else c
+
+
+cdef inline bint _is_alnum_lower(unsigned char c) noexcept:
     return (97 <= c <= 122) or (48 <= c <= 57)
 
 
 cdef Py_ssize_t _bem_element(const unsigned char* s, Py_ssize_t start, Py_ssize_t end,
-                             Py_ssize_t* out_start):
+                             Py_ssize_t* out_start) noexcept:
     """`class_words._bem_element` on s[start:end]: the end of the part kept, its start in
     `out_start` (the whole word when the element is not a plain lower-case name)."""
     cdef Py_ssize_t i, element = start, stop
@@ -109,38 +200,28 @@ cdef Py_ssize_t _bem_element(const unsigned char* s, Py_ssize_t start, Py_ssize_
     return end
 
 
-cdef enum:
-    POSITIVE = 1
-    OVERLAY_WORD = 2
-    STRONG_WORD = 4
-    WEAK_WORD = 8
-    CAPTION_WORD = 16
-
-
-cdef int _add(const unsigned char* start, Py_ssize_t length, set furniture) except -1:
-    """One token: the word sets it is in (flags), and the furniture words kept."""
-    if _filter and length > 0 and (length >= KNOWN_MAX_LENGTH or not _known[length][start[0]]):
+cdef inline int _add(const unsigned char* start, Py_ssize_t length, uint64_t* met) noexcept:
+    """One token: the word sets it is in (flags); a furniture word's bit set in `met` (unless
+    NULL)."""
+    cdef uint32_t slot
+    cdef _Word* word
+    if length == 0 or length > _longest:
         return 0  # in no set
-    cdef str token = PyUnicode_DecodeASCII(<const char*> start, length, NULL)
-    cdef int flags = 0
-    if token in _positive:
-        flags |= POSITIVE
-    if token in _overlay:
-        flags |= OVERLAY_WORD
-    if token in _strong:
-        flags |= STRONG_WORD
-    if token in _weak:
-        flags |= WEAK_WORD
-    if token in _caption:
-        flags |= CAPTION_WORD
-    if flags & (OVERLAY_WORD | STRONG_WORD | WEAK_WORD):
-        furniture.add(token)
-    return flags
+    slot = _hash(start, length) & _table_mask
+    while True:
+        word = &_table[slot]
+        if word.length == 0:
+            return 0
+        if word.length == length and memcmp(word.text, start, length) == 0:
+            if met is not NULL and word.furniture >= 0:
+                met[word.furniture >> 6] |= (<uint64_t> 1) << (word.furniture & 63)
+            return word.flags
+        slot = (slot + 1) & _table_mask
 
 
-cdef int _tokens(str value, set furniture, bytearray scratch) except -1:
-    """The word sets `class_words.attribute_tokens(value)` meets (flags), its furniture words
-    added to `furniture`; -1 is an error, so a non-ASCII value gives -2."""
+cdef int _tokens(str value, uint64_t* furniture, bytearray scratch) except -1:
+    """The word sets `class_words.attribute_tokens(value)` meets (flags), its furniture words'
+    bits set in `furniture` (unless NULL); -1 is an error, so a non-ASCII value gives -2."""
     cdef Py_ssize_t length, i, start, stop, kept_start, word_begin, squash_len = 0
     cdef const unsigned char* s
     cdef bint bem = False, in_word = False
@@ -260,7 +341,7 @@ cdef bint _is_modifier(str name):
     return False
 
 
-cdef int _modified_tokens(str classes, set furniture, bytearray scratch) except -1:
+cdef int _modified_tokens(str classes, uint64_t* furniture, bytearray scratch) except -1:
     """`class_words._meaningful_tokens` as flags: the plain names' words, and the modifier
     names' words less furniture ("has-sidebar" on the column that holds the article)."""
     cdef list plain = [], modifiers = []
@@ -271,19 +352,21 @@ cdef int _modified_tokens(str classes, set furniture, bytearray scratch) except 
         return _tokens(classes, furniture, scratch)
     if plain:
         flags = _tokens(" ".join(plain), furniture, scratch)
-    return flags | (_tokens(" ".join(modifiers), set(), scratch) & (POSITIVE | CAPTION_WORD))
+    return flags | (_tokens(" ".join(modifiers), NULL, scratch) & (POSITIVE | CAPTION_WORD))
 
 
 cdef bytearray _scratch = bytearray(256)
 
 
-def work_out(classes, ident):
+def work_out(str classes, str ident):
     """`class_words.work_out(classes, ident)`, or None when the Python version must do it."""
-    cdef set furniture = set()
+    # The furniture words met, as bits (on the stack: `_hidden_class` may run other threads).
+    cdef uint64_t furniture[MET_WORDS]
     cdef int class_flags = 0, flags, signal
     cdef bint positive
+    memset(furniture, 0, sizeof(furniture))
     if classes:
-        if not (<str> classes).isascii():
+        if not classes.isascii():
             return None
         if not _has_modifier(classes):
             class_flags = _tokens(classes, furniture, _scratch)
@@ -306,19 +389,52 @@ def work_out(classes, ident):
         signal = 0 if positive else _WEAK
     else:
         signal = 1 if positive else 0
+    words = _furniture_words(furniture) if signal < 0 else _empty
     return (
         signal,
         (class_flags & CAPTION_WORD) != 0,
         _hidden_class(classes) if classes and _may_hide(classes) else False,
-        frozenset(furniture) if signal < 0 else _empty,
+        words,
     )
+
+
+cdef frozenset _furniture_words(const uint64_t* met):
+    """The furniture words whose bits are set."""
+    cdef Py_ssize_t part, index
+    cdef uint64_t bits
+    words = []
+    for part in range(MET_WORDS):
+        bits = met[part]
+        index = 64 * part
+        while bits:  # up to the highest bit set
+            if bits & 1:
+                words.append(_word_refs[index])
+            bits >>= 1
+            index += 1
+    return frozenset(words)
 
 
 cdef bint _may_hide(str classes):
     """`visibility.hidden_class`'s prefilter (one of `visibility.HIDDEN_KEYS` in the
-    lower-cased value) before calling it: most values hold none."""
-    lower = classes.lower()
-    for key in _hidden_keys:
-        if key in lower:
-            return True
+    lower-cased value) before calling it: most values hold none. The value is ASCII."""
+    cdef Py_ssize_t length, i, j, key_length
+    cdef const unsigned char* s = <const unsigned char*> PyUnicode_AsUTF8AndSize(classes, &length)
+    cdef const unsigned char* key
+    cdef unsigned int starts
+    cdef int k
+    for i in range(length):
+        starts = _key_starts[_lower(s[i])]
+        k = 0
+        while starts:  # the keys that start with this byte
+            if starts & 1:
+                key = _hidden_keys[k]
+                key_length = _hidden_key_lengths[k]
+                if i + key_length <= length:
+                    j = 1
+                    while j < key_length and _lower(s[i + j]) == key[j]:
+                        j += 1
+                    if j == key_length:
+                        return True
+            starts >>= 1
+            k += 1
     return False
