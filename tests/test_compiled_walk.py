@@ -261,6 +261,27 @@ def test_class_meaning_is_identical(classes: str | None, ident: str | None) -> N
 
 
 @needs_compiled
+def test_remembered_meaning_fills_the_one_cache_within_its_bounds() -> None:
+    from newsspider.extraction import _class_words_c
+    from newsspider.extraction.caching import MAX_KEY_CHARS
+
+    class_words.clear_cache()
+    try:
+        for key in [("comments-area", None), (None, "main"), ("x" * MAX_KEY_CHARS, "nav")]:
+            meaning = _class_words_c.remembered(key)
+            assert meaning == class_words.work_out(*key)
+            assert class_words._attribute_cache[key] is meaning
+        long_key = ("related " * MAX_KEY_CHARS, None)  # too long to keep
+        assert _class_words_c.remembered(long_key) == class_words.work_out(*long_key)
+        assert long_key not in class_words._attribute_cache
+        # What the compiled version leaves to Python is neither worked out nor kept.
+        assert _class_words_c.remembered(("İtem", None)) is None
+        assert ("İtem", None) not in class_words._attribute_cache
+    finally:
+        class_words.clear_cache()
+
+
+@needs_compiled
 @pytest.mark.parametrize(
     "classes",
     [

@@ -14,7 +14,13 @@ def configure(
     overlay_signal: int,
     strong_signal: int,
     weak_signal: int,
+    cache: dict[tuple[str | None, str | None], tuple[int, bool, bool, frozenset[str]]],
+    max_key_chars: int,
+    cache_limit: int,
 ) -> None: ...
 def work_out(
     classes: str | None, ident: str | None
+) -> tuple[int, bool, bool, frozenset[str]] | None: ...
+def remembered(
+    key: tuple[str | None, str | None],
 ) -> tuple[int, bool, bool, frozenset[str]] | None: ...

@@ -83,9 +83,14 @@ def configure(
     int overlay_signal,
     int strong_signal,
     int weak_signal,
+    dict cache,
+    Py_ssize_t max_key_chars,
+    Py_ssize_t cache_limit,
 ):
-    """The word sets and signals of `class_words`, handed over once at import."""
+    """The word sets and signals of `class_words`, and its cache of meanings with its bounds,
+    handed over once at import."""
     global _hidden_class, _OVERLAY, _STRONG, _WEAK, _modifiers_here
+    global _cache, _max_key_chars, _cache_limit
     global _table, _table_mask, _longest, _word_refs
     global _hidden_key_bytes
     cdef Py_ssize_t size, length
@@ -144,6 +149,7 @@ def configure(
         _key_starts[_hidden_keys[index][0]] |= 1u << index
         offset += len(key)
     _OVERLAY, _STRONG, _WEAK = overlay_signal, strong_signal, weak_signal
+    _cache, _max_key_chars, _cache_limit = cache, max_key_chars, cache_limit
 
 
 cdef inline bint _is_space(unsigned char c) noexcept:
@@ -356,6 +362,27 @@ cdef int _modified_tokens(str classes, uint64_t* furniture, bytearray scratch) e
 
 
 cdef bytearray _scratch = bytearray(256)
+# `class_words._attribute_cache` and its bounds (`configure`).
+cdef dict _cache = None
+cdef Py_ssize_t _max_key_chars = 0, _cache_limit = 0
+
+
+def remembered(tuple key):
+    """`class_words._class_meaning` for the compiled walk: the meaning of ``key`` (classes,
+    ident) worked out and kept in the one cache, bounded as there; None when the Python
+    version must work it out. The walk calls it directly: through the Python function a miss
+    cost twice the work-out (argument boxing, the twin switch, the tuple unboxed and rebuilt)."""
+    classes, ident = key
+    meaning = work_out(classes, ident)
+    if meaning is None:
+        return None
+    if (classes is None or len(<str> classes) <= _max_key_chars) and (
+        ident is None or len(<str> ident) <= _max_key_chars
+    ):
+        if len(_cache) > _cache_limit:
+            _cache.clear()
+        _cache[key] = meaning
+    return meaning
 
 
 def work_out(str classes, str ident):

@@ -11,6 +11,10 @@ def bind(
     *,
     attributed_block: Callable[..., int],
     class_meaning: Callable[[str | None, str | None], tuple[int, bool, bool, frozenset[str]]],
+    remembered: Callable[
+        [tuple[str | None, str | None]], tuple[int, bool, bool, frozenset[str]] | None
+    ]
+    | None,
     attribute_cache: dict[Any, Any],
     tag_kind: Callable[[str], int],
     tag_kinds: dict[str, int],

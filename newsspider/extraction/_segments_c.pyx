@@ -78,6 +78,7 @@ cdef struct _TagEntry:
 # unknown tags live there.
 cdef object _attributed_block = None
 cdef object _class_meaning = None
+cdef object _remembered = None
 cdef dict _attribute_cache = None
 cdef object _tag_kind = None
 cdef dict _tag_kinds = None
@@ -100,6 +101,7 @@ def bind(
     *,
     attributed_block,
     class_meaning,
+    remembered,
     dict attribute_cache,
     tag_kind,
     dict tag_kinds,
@@ -117,12 +119,13 @@ def bind(
     int overlay,
     yield_point,
 ):
-    global _attributed_block, _class_meaning, _attribute_cache, _tag_kind, _tag_kinds
+    global _attributed_block, _class_meaning, _remembered, _attribute_cache, _tag_kind, _tag_kinds
     global _tag_signal, _caption_tags, _teaser_headings, _page_tags, _boilerplate_tags
     global _dialog_roles, _hidden_style, _hidden_inline_class, _inline_hidden_cache
     global _strong_furniture, _weak_furniture, _overlay, _yield_point
     _attributed_block = attributed_block
     _class_meaning = class_meaning
+    _remembered = remembered
     _attribute_cache = attribute_cache
     _tag_kind = tag_kind
     _tag_kinds = tag_kinds
@@ -629,10 +632,16 @@ cdef class _Walk:
             # <html>/<body> classes describe page state ("has-sidebar", feature flags).
             signal, caption, hidden, words = 0, False, False, None
         else:
-            meaning = _attribute_cache.get((classes, ident))
+            key = (classes, ident)
+            meaning = _attribute_cache.get(key)
             if meaning is None:
-                meaning = _class_meaning(classes, ident)
-            signal, caption, hidden, words = meaning
+                # On a miss, the compiled class meaning (`class_words.REMEMBERED`) fills the
+                # cache itself; it hands back what the Python one must work out.
+                if _remembered is not None:
+                    meaning = _remembered(key)
+                if meaning is None:
+                    meaning = _class_meaning(classes, ident)
+            signal, caption, hidden, words = <tuple> meaning
         hidden = hidden or (flags & BOILERPLATE_FLAG) != 0
         if others:
             # The rarer attributes, as in the Python function (`len(attrs) > ...`).

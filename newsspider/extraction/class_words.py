@@ -219,9 +219,17 @@ else:
         OVERLAY,
         STRONG_FURNITURE,
         WEAK_FURNITURE,
+        _attribute_cache,
+        MAX_KEY_CHARS,
+        _CACHE_LIMIT,
     )
 WORK_OUT: Final[CompiledTwin[Callable[[str | None, str | None], ClassMeaning | None]]] = (
     CompiledTwin(_class_words_c.work_out if _class_words_c is not None else None)
 )
 #: Whether the compiled version can run here.
 COMPILED_MEANING_AVAILABLE: Final = WORK_OUT.available
+#: `_class_meaning` compiled, for the compiled walk (`_class_words_c.remembered`: it takes the
+#: cache key); None when not built.
+REMEMBERED: Final[Callable[[tuple[str | None, str | None]], ClassMeaning | None] | None] = (
+    _class_words_c.remembered if _class_words_c is not None else None
+)

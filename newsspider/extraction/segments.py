@@ -25,6 +25,7 @@ from newsspider.extraction.class_words import (
     OVERLAY,
     OVERLAY_TOKENS,
     REGION_TOKENS,
+    REMEMBERED,
     STRONG_FURNITURE,
     WEAK_FURNITURE,
     WEAK_NEGATIVE_TOKENS,
@@ -647,6 +648,7 @@ else:
     _segments_c.bind(
         attributed_block=_attributed_block,
         class_meaning=_class_meaning,
+        remembered=REMEMBERED,
         attribute_cache=_attribute_cache,
         tag_kind=_tag_kind,
         tag_kinds=_tag_kinds,
