@@ -344,6 +344,10 @@ cdef class _Walk:
         cdef unsigned int byte, code, b1, b2, b3
         cdef Py_UCS4* out
         cdef str fallback
+        # The length and the flag as locals while decoding: built with -fno-strict-aliasing
+        # (Python's flags), every store to `out` would reload them from memory.
+        cdef Py_ssize_t length = start
+        cdef bint found = nonspace[0]
         self.reserve_text(size)
         out = self.text
         while i < size:
@@ -376,10 +380,12 @@ cdef class _Walk:
                 i += 4
             else:
                 break
-            if not nonspace[0] and not _is_space(code):
-                nonspace[0] = True
-            out[self.text_length] = code
-            self.text_length += 1
+            if not found and not _is_space(code):
+                found = True
+            out[length] = code
+            length += 1
+        self.text_length = length
+        nonspace[0] = found
         if i < size:
             # Not UTF-8 as this decoder reads it: lxml's own decoding decides (and raises
             # UnicodeDecodeError exactly where the Python walk would).
@@ -437,6 +443,7 @@ cdef class _Walk:
         cdef Py_ssize_t chars = 0, punctuation = 0, dense = 0, link_chars
         cdef Py_UCS4 code, last = 0
         cdef Py_UCS4* text = self.text
+        cdef Py_UCS4* line
         cdef bint in_word
         self.has_text = False
         link_chars = self.link_nonspace + self.link_words - 1 if self.link_words else 0
@@ -464,6 +471,7 @@ cdef class _Walk:
             # " ".join(line.split()) for each run between <br>s; without any <br> the one
             # (possibly empty) line is kept, as in the Python walk.
             self.reserve_line(length)
+            line = self.line  # a local: stores to it would reload a field (-fno-strict-aliasing)
             start = 0
             while start <= length:
                 written = 0
@@ -475,19 +483,19 @@ cdef class _Walk:
                         in_word = False
                     else:
                         if not in_word and written:
-                            self.line[written] = 32
+                            line[written] = 32
                             written += 1
                         in_word = True
-                        self.line[written] = code
+                        line[written] = code
                         written += 1
                         punctuation += _is_punctuation(code)
                         dense += _is_dense(code)
                     end += 1
                 if written or (start == 0 and end == length):
-                    lines.append(PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, self.line, written))
+                    lines.append(PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, line, written))
                     chars += written
                     if written:
-                        last = self.line[written - 1]
+                        last = line[written - 1]
                 start = end + 1
         if not lines:
             return 0
