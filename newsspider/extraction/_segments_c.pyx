@@ -438,7 +438,9 @@ cdef class _Walk:
 
     cdef int flush(self, int owner) except -1:
         """segments.py's `flush`: the pieces become one segment of normalised lines."""
-        cdef list lines = []
+        cdef list lines = None  # from the second line on
+        cdef object first = None, line_text
+        cdef Py_ssize_t count = 0
         cdef Py_ssize_t i, start, end, length = self.text_length, written
         cdef Py_ssize_t chars = 0, punctuation = 0, dense = 0, link_chars
         cdef Py_UCS4 code, last = 0
@@ -459,7 +461,14 @@ cdef class _Walk:
                 while i > start and _is_space(text[i - 1]):
                     i -= 1
                 if i > start:  # line.strip() is not empty: there is a non-space character
-                    lines.append(PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, text + start, i - start))
+                    line_text = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, text + start, i - start)
+                    if count == 0:
+                        first = line_text
+                    else:
+                        if count == 1:
+                            lines = [first]
+                        lines.append(line_text)
+                    count += 1
                     chars += i - start
                     for written in range(start, i):
                         code = text[written]
@@ -492,18 +501,27 @@ cdef class _Walk:
                         dense += _is_dense(code)
                     end += 1
                 if written or (start == 0 and end == length):
-                    lines.append(PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, line, written))
+                    line_text = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, line, written)
+                    if count == 0:
+                        first = line_text
+                    else:
+                        if count == 1:
+                            lines = [first]
+                        lines.append(line_text)
+                    count += 1
                     chars += written
                     if written:
                         last = line[written - 1]
                 start = end + 1
-        if not lines:
+        if not count:
             return 0
-        chars += len(lines) - 1  # the spaces " ".join(lines) puts between them
+        chars += count - 1  # the spaces " ".join(lines) puts between them
         if last == 58:  # text.endswith(":")
             self.colons.append(len(self.owners))
         self.owners.append(owner)
-        self.lines.append(tuple(lines))  # untracked by the collector, as in the Python walk
+        # A tuple, as in the Python walk (the collector untracks it); most segments are one
+        # line, made a tuple without a list.
+        self.lines.append((first,) if count == 1 else tuple(lines))
         self.chars.append(chars)
         self.link_chars.append(link_chars if link_chars < chars else chars)
         self.punctuation.append(punctuation)
@@ -654,8 +672,10 @@ cdef class _Walk:
         if others:
             # The rarer attributes, as in the Python function (`len(attrs) > ...`).
             hidden = hidden or (style is not None and _hidden_style(style)) or hidden_attribute
-            overlay = modal == "true" or role in _dialog_roles or popover
-            declared = itemprop == "articleBody"
+            overlay = (modal is not None and modal == "true") or (
+                role is not None and role in _dialog_roles
+            ) or popover
+            declared = itemprop is not None and itemprop == "articleBody"
             if form_box:  # the box around a form's fields (`cleaning`)
                 signal = min(signal, _weak_furniture)
         else:
@@ -670,7 +690,8 @@ cdef class _Walk:
             self.captioned.append(block_id)
         if declared:
             self.declared_bodies.add(block_id)
-        if flags & MAIN_FLAG or role == "main":
+        # `is not None` first: a comparison with None is a generic Python call.
+        if flags & MAIN_FLAG or (role is not None and role == "main"):
             self.main_regions.add(block_id)
         return signal
 
