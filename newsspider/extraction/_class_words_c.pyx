@@ -46,6 +46,7 @@ cdef _Word* _table = NULL
 cdef uint32_t _table_mask = 0
 cdef Py_ssize_t _longest = 0
 cdef list _word_refs = []  # the words (str), furniture words first: a word's bit is its index
+cdef list _single_words = []  # frozenset({word}) for each furniture word, by its bit
 # The furniture words a value meets are bits in MET_WORDS 64-bit words.
 cdef enum:
     MET_WORDS = 4
@@ -91,7 +92,7 @@ def configure(
     handed over once at import."""
     global _hidden_class, _OVERLAY, _STRONG, _WEAK, _modifiers_here
     global _cache, _max_key_chars, _cache_limit
-    global _table, _table_mask, _longest, _word_refs
+    global _table, _table_mask, _longest, _word_refs, _single_words
     global _hidden_key_bytes
     cdef Py_ssize_t size, length
     cdef uint32_t slot
@@ -135,6 +136,7 @@ def configure(
     free(_table)
     _table, _table_mask, _longest = table, <uint32_t> (size - 1), longest
     _word_refs = words
+    _single_words = [frozenset({word}) for word in words[: len(marked)]]
     _hidden_class = hidden_class
     keys = [(<str> key).lower().encode("ascii") for key in hidden_keys]
     if len(keys) > MAX_HIDDEN_KEYS or not all(keys):
@@ -427,18 +429,26 @@ def work_out(str classes, str ident):
 
 
 cdef frozenset _furniture_words(const uint64_t* met):
-    """The furniture words whose bits are set."""
-    cdef Py_ssize_t part, index
+    """The furniture words whose bits are set (at least one)."""
+    cdef Py_ssize_t part, index, found = -1
     cdef uint64_t bits
-    words = []
+    cdef list words = None  # from the second word on
     for part in range(MET_WORDS):
         bits = met[part]
         index = 64 * part
         while bits:  # up to the highest bit set
             if bits & 1:
-                words.append(_word_refs[index])
+                if found < 0:
+                    found = index
+                else:
+                    if words is None:
+                        words = [_word_refs[found]]
+                    words.append(_word_refs[index])
             bits >>= 1
             index += 1
+    if words is None:
+        # Most furniture values name one word: its set is made once, in `configure`.
+        return <frozenset> _single_words[found]
     return frozenset(words)
 
 
