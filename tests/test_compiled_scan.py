@@ -138,3 +138,44 @@ def test_namespaced_tags_scan_alike() -> None:
     scan = page_scan.scan_page(root)
     assert scan.meta == {"b": ["3"]} and scan.title == ""
     assert [h1.text for h1 in scan.h1s] == ["Heading", "Title"]
+
+
+_BYLINE_ELEMENTS = (
+    '<span class="byline">By Ann Lee</span>',
+    '<a rel="author" href="/ann">Ann Lee</a>',
+    '<a rel="Author">Not exact</a>',
+    '<div itemprop="author"><span itemprop="name">Ann Lee</span></div>',
+    '<div itemprop="creator">Sam Roe</div>',
+    '<p class="AUTHOR-name">Sam</p>',
+    '<p class="wrİter">dotted capital I</p>',
+    '<p class="entity &amp; journalist">x</p>',
+    '<p class="">empty</p>',
+    '<p id="author">an id is not a class</p>',
+    "<p>plain</p>",
+    "<!-- comment -->",
+)
+
+
+@st.composite
+def _byline_block(draw: st.DrawFn) -> str:
+    parts = ["<html><body><div>"]
+    for _ in range(draw(st.integers(0, 40))):
+        element = draw(st.sampled_from(_BYLINE_ELEMENTS))
+        parts.append(f"<div>{element}" if draw(st.booleans()) else element)
+    return "".join(parts)
+
+
+@needs_compiled
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_byline_block(), st.integers(1, 60))
+def test_byline_candidates_alike(html: str, budget: int) -> None:
+    from newsspider.extraction import authors
+
+    container = lxml.html.fromstring(html).find("body")
+    assert container is not None
+    compiled = authors.BYLINE_CANDIDATES.built
+    assert compiled is not None
+    for limit in (authors._BYLINE_BUDGET, budget):
+        expected = authors._byline_candidates_python(container, limit)
+        found = compiled(container, limit, authors._author_class)
+        assert [id(el) for el in found] == [id(el) for el in expected]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -267,3 +268,30 @@ def test_machine_slash_date_in_meta_is_month_first_on_any_page() -> None:
     # A visible itemprop text follows the page's locale (day first here), not the machine format.
     body = "<div><p>Text.</p></div><span itemprop='datePublished'>05/09/2019</span>"
     assert read_metadata(_page(body), None).date == "2019-09-05"
+
+
+def test_author_class_letters_match_as_ignorecase_does() -> None:
+    from newsspider.extraction.authors import _AUTHOR_CLASS_WORDS, _OTHER_CASES
+
+    for letter in set("".join(_AUTHOR_CLASS_WORDS)):
+        ignoring_case = re.compile(letter, re.IGNORECASE)
+        matched = {chr(c) for c in range(0x110000) if ignoring_case.fullmatch(chr(c))}
+        assert matched - set(_OTHER_CASES) == {letter, letter.upper()}, letter
+
+
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(["byline", "AUTHOR", "wrİter", "reporter", "journaliſt", "Autor"]),
+            st.sampled_from(["作者", "記者", "by", "line", "auth", "or", "wrıter"]),
+            st.text(alphabet="abrwjBARWJ iıİſsSkK-_作記", max_size=6),
+        ),
+        max_size=8,
+    )
+)
+@settings(max_examples=500, deadline=None)
+def test_author_class_matches_the_ignorecase_pattern(pieces: list[str]) -> None:
+    from newsspider.extraction.authors import _AUTHOR_CLASS_RE, _author_class
+
+    for value in ("".join(pieces), " ".join(pieces), "-".join(pieces)):
+        assert _author_class(value) == (_AUTHOR_CLASS_RE.search(value) is not None), value

@@ -1,8 +1,10 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-"""`page_scan.scan_page`'s walk in C: the same tags, in the same order, read the same way.
+"""The metadata's scans of the tree in C: `page_scan.scan_page`'s walk (the same tags, in the
+same order, read the same way) and `authors`' search for byline candidates.
 
-`page_scan._scan_page_python` is the reference and every rule here mirrors a line there;
-tests/test_compiled_walk.py asserts identical scans on every fixture and on generated tag soup.
+`page_scan.scan_page_python` and `authors._byline_candidates_python` are the references and
+every rule here mirrors a line there; tests/test_compiled_scan.py asserts identical results on
+every fixture and on generated markup.
 The Python scan costs more than half of the metadata's instructions' worth of lxml calls: an
 element proxy, its ``tag`` and one or two ``get()`` or ``items()`` calls for each of the page's
 ~100 ``<meta>``, ``<link>`` and ``<script>`` elements. Here the walk reads libxml2's node structs
@@ -70,6 +72,17 @@ cdef inline xmlNode* _element_from(xmlNode* c_node) noexcept:
     while c_node is not NULL and c_node.type != tree.XML_ELEMENT_NODE:
         c_node = c_node.next
     return c_node
+
+
+cdef inline xmlNode* _next_element(xmlNode* c_node, xmlNode* top) noexcept:
+    """The element after `c_node` in document order, as iter() walks below `top`: its first
+    child element, else the next element after it or after its nearest ancestor below `top`
+    that has one; NULL at the end."""
+    cdef xmlNode* following = _element_from(c_node.children)
+    while following is NULL and c_node is not top:
+        following = _element_from(c_node.next)
+        c_node = c_node.parent
+    return following
 
 
 cdef object _value(cetree._Document doc, xmlNode* c_node, xmlAttr* attribute):
@@ -174,7 +187,6 @@ def scan(root, element_text):
     cdef cetree._Document doc
     cdef xmlNode* top
     cdef xmlNode* c_node
-    cdef xmlNode* following
     cdef int kind
     cdef xmlAttr* attribute
     cdef dict meta = {}
@@ -223,11 +235,47 @@ def scan(root, element_text):
                 h1s.append(cetree.elementFactory(doc, c_node))
         elif kind != NOT_SCANNED and not title:
             title = element_text(cetree.elementFactory(doc, c_node))
-        # Document order, as iter() walks: the first child element, else the next element
-        # after this one or after the nearest ancestor below `top` that has one.
-        following = _element_from(c_node.children)
-        while following is NULL and c_node is not top:
-            following = _element_from(c_node.next)
-            c_node = c_node.parent
-        c_node = following
+        c_node = _next_element(c_node, top)
     return meta, links, jsonld, times, h1s, title
+
+
+def byline_candidates(container, Py_ssize_t budget, author_class):
+    """The elements `authors._byline_candidates_python` finds among the first `budget` of
+    ``container.iter(etree.Element)``: those with rel or itemprop author, or a class value
+    `author_class` (the cached `authors._author_class`) says is an author's."""
+    cdef cetree._Element element = container
+    cdef cetree._Document doc
+    cdef xmlNode* top
+    cdef xmlNode* c_node
+    cdef xmlAttr* attribute
+    cdef const char* name
+    cdef Py_ssize_t seen = 0
+    cdef list found = []
+    if element._c_node is NULL:
+        raise ValueError("invalid element")
+    doc = element._doc
+    top = element._c_node
+    if top.type != tree.XML_ELEMENT_NODE:
+        return found  # a comment or processing instruction: iter(etree.Element) yields nothing
+    c_node = top
+    while c_node is not NULL and seen < budget:
+        seen += 1
+        # Any attribute that names an author marks the element, as in the Python loop over
+        # items(); lxml reads an item's value by its name (the first attribute so named).
+        attribute = c_node.properties
+        while attribute is not NULL:
+            if attribute.ns is NULL:
+                name = <const char*> attribute.name
+                if (
+                    (strcmp(name, "class") == 0 and author_class(_get(doc, c_node, name)))
+                    or (strcmp(name, "rel") == 0 and _get(doc, c_node, name) == "author")
+                    or (
+                        strcmp(name, "itemprop") == 0
+                        and _get(doc, c_node, name) in ("author", "creator")
+                    )
+                ):
+                    found.append(cetree.elementFactory(doc, c_node))
+                    break
+            attribute = attribute.next
+        c_node = _next_element(c_node, top)
+    return found
