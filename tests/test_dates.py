@@ -256,3 +256,38 @@ def test_text_without_a_year_or_short_date_is_not_parsed_as_one() -> None:
     assert parse_text_date("https://example.com/a/b", latest=LATEST) is None
     assert parse_text_date("Stand: 31.10.23", latest=LATEST) == ParsedDate(date(2023, 10, 31))
     assert parse_text_date("March 5, 2019", latest=LATEST) is not None
+
+
+_CUE_WORDS = (
+    "updated", "Modified", "EDITED", "revised", "Stand:", "last changed", "published", "Posted",
+    "date", "DateLine", "time", "Timeline", "runtime", "post-meta", "entry_meta", "articlemeta",
+    "byline", "comment", "AddComment", "reply", "footer", "sidebar", "archive", "fecha", "data",
+    "uploaded", "pub_date", "pubdate", "release", "geändert", "обновлено", "发布", "©",
+)  # fmt: skip
+
+
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(_CUE_WORDS),
+            st.text(alphabet="abcdeimnoprstuTMPC -_:.0", max_size=6),
+            st.text(alphabet="İıſKéà ", max_size=2),
+        ),
+        max_size=10,
+    )
+)
+@settings(max_examples=500, deadline=None)
+def test_cues_find_what_ignoring_case_finds(pieces: list[str]) -> None:
+    from newsspider.extraction import dates
+
+    cues = (
+        dates._MODIFIED_CUE,
+        dates._PUBLISHED_CUE,
+        dates._NOISE_CUE,
+        dates._GENERIC_PUBLISHED_KEY,
+        dates._DATEISH_CLASS,
+    )
+    for text in ("".join(pieces), " ".join(pieces)):
+        for cue in cues:
+            found, expected = cue.search(text), cue.any_text.search(text)
+            assert (found and found.span()) == (expected and expected.span()), (text, cue)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -270,21 +269,13 @@ def test_machine_slash_date_in_meta_is_month_first_on_any_page() -> None:
     assert read_metadata(_page(body), None).date == "2019-09-05"
 
 
-def test_author_class_letters_match_as_ignorecase_does() -> None:
-    from newsspider.extraction.authors import _AUTHOR_CLASS_WORDS, _OTHER_CASES
-
-    for letter in set("".join(_AUTHOR_CLASS_WORDS)):
-        ignoring_case = re.compile(letter, re.IGNORECASE)
-        matched = {chr(c) for c in range(0x110000) if ignoring_case.fullmatch(chr(c))}
-        assert matched - set(_OTHER_CASES) == {letter, letter.upper()}, letter
-
-
 @given(
     st.lists(
         st.one_of(
             st.sampled_from(["byline", "AUTHOR", "wrİter", "reporter", "journaliſt", "Autor"]),
             st.sampled_from(["作者", "記者", "by", "line", "auth", "or", "wrıter"]),
             st.text(alphabet="abrwjBARWJ iıİſsSkK-_作記", max_size=6),
+            st.text(alphabet="abeilnorstuwyBEILNORSTUWY-_ 0", max_size=8),
         ),
         max_size=8,
     )
