@@ -291,3 +291,20 @@ def test_cues_find_what_ignoring_case_finds(pieces: list[str]) -> None:
         for cue in cues:
             found, expected = cue.search(text), cue.any_text.search(text)
             assert (found and found.span()) == (expected and expected.span()), (text, cue)
+
+
+@given(st.text(alphabet="0123456789/-_.?=a%", max_size=40))
+@settings(max_examples=500, deadline=None)
+def test_url_date_patterns_match_as_before(path: str) -> None:
+    from newsspider.extraction.date_parsing import _URL_DMY_RE, _URL_YMD_RE
+
+    before = (
+        re.compile(
+            r"(?<!\d)(?P<y>(?:19|20)\d{2})(?P<sep>[/_-]?)(?P<m>[01]\d)(?P=sep)(?P<d>[0-3]\d)(?!\d)"
+        ),
+        re.compile(r"(?<!\d)(?P<d>[0-3]\d)-(?P<m>[01]\d)-(?P<y>(?:19|20)\d{2})(?!\d)"),
+    )
+    for pattern, old in zip((_URL_YMD_RE, _URL_DMY_RE), before, strict=True):
+        assert [(m.span(), m.groupdict()) for m in pattern.finditer(path)] == [
+            (m.span(), m.groupdict()) for m in old.finditer(path)
+        ]
