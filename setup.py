@@ -1,9 +1,10 @@
 """The compiled extraction core, optional: two kinds of extension module.
 
 - Cython (`newsspider/extraction/_segments_c.pyx`, `_markup_c.pyx`, `_class_words_c.pyx`,
-  `_utf8_c.pyx`, `_grams_c.pyx`): the segment walk, the markup guard's scans, the class
-  meaning, UTF-8 validation and the confidence's shared character grams, written for C (the
-  walk against lxml's public C API), with Python twins in the same package.
+  `_utf8_c.pyx`, `_grams_c.pyx`, `_page_scan_c.pyx`): the segment walk, the markup guard's
+  scans, the class meaning, UTF-8 validation, the confidence's shared character grams and the
+  metadata's page scan, written for C (the walk and the scan against lxml's public C API),
+  with Python twins in the same package.
 - mypyc: the extraction modules themselves (`newsspider/extraction/*.py` but those in
   `_NOT_COMPILED` below), compiled from their unchanged, type-checked sources. The
   Python sources stay the reference; `newsspider/core_loader.py` loads them instead when
@@ -95,6 +96,11 @@ def _extensions() -> list[Extension]:
         ),
         Extension("newsspider.extraction._utf8_c", ["newsspider/extraction/_utf8_c.pyx"]),
         Extension("newsspider.extraction._grams_c", ["newsspider/extraction/_grams_c.pyx"]),
+        Extension(
+            "newsspider.extraction._page_scan_c",
+            ["newsspider/extraction/_page_scan_c.pyx"],
+            include_dirs=lxml.get_include(),
+        ),
     ]
     try:
         return list(cythonize(extensions, compiler_directives={"language_level": "3"}))

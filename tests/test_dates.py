@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from datetime import UTC, date, datetime
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from newsspider.extraction.date_parsing import (
+    _DMY_TEXT_RE,
+    _MDY_TEXT_RE,
+    _MONTH_BY_NAME,
+    _MONTH_RE,
+    ParsedDate,
     date_from_url,
     parse_machine_date,
     parse_relative_date,
@@ -202,3 +211,100 @@ def test_the_headlines_surroundings_are_read_a_bounded_number_of_times(
         date_parses[0]
         <= dates._MARKUP_DATE_READS + dates._YEAR_HITS_BUDGET + dates._BODY_DATE_READS
     )
+
+
+def _flat_month_pattern(pattern: re.Pattern[str]) -> re.Pattern[str]:
+    """`pattern` with the month names as the flat, longest-first alternation they replace."""
+    flat = "|".join(re.escape(n) for n in sorted(_MONTH_BY_NAME, key=len, reverse=True))
+    return re.compile(pattern.pattern.replace(_MONTH_RE, flat), pattern.flags)
+
+
+def test_no_month_name_is_another_up_to_a_non_word_character() -> None:
+    # What makes the grouped alternation match as the flat one did (`_month_alternation`).
+    for short in _MONTH_BY_NAME:
+        for name in _MONTH_BY_NAME:
+            if name != short and name.startswith(short):
+                assert re.match(r"\w", name[len(short)]), (short, name)
+
+
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(sorted(_MONTH_BY_NAME)),
+            st.sampled_from(["5", "05", "31", "2019", "1999", "2024", "12:30", "pm", "th", "de"]),
+            st.text(alphabet=" .,:/-–\u00a0xXaéЯ年", max_size=3),
+        ),
+        max_size=12,
+    ),
+    st.sampled_from([str, str.upper, str.title]),
+)
+@settings(max_examples=400, deadline=None)
+def test_grouped_month_names_match_as_the_flat_alternation(
+    pieces: list[str], case: Callable[[str], str]
+) -> None:
+    text = case(" ".join(pieces))
+    for pattern in (_MDY_TEXT_RE, _DMY_TEXT_RE):
+        flat = _flat_month_pattern(pattern)
+        assert [m.groupdict() | {"span": m.span()} for m in pattern.finditer(text)] == [
+            m.groupdict() | {"span": m.span()} for m in flat.finditer(text)
+        ]
+
+
+def test_text_without_a_year_or_short_date_is_not_parsed_as_one() -> None:
+    # The gate in parse_text_date: no pattern matches without what DATEISH_TEXT_RE finds.
+    assert parse_text_date("March 5, 19", latest=LATEST) is None
+    assert parse_text_date("https://example.com/a/b", latest=LATEST) is None
+    assert parse_text_date("Stand: 31.10.23", latest=LATEST) == ParsedDate(date(2023, 10, 31))
+    assert parse_text_date("March 5, 2019", latest=LATEST) is not None
+
+
+_CUE_WORDS = (
+    "updated", "Modified", "EDITED", "revised", "Stand:", "last changed", "published", "Posted",
+    "date", "DateLine", "time", "Timeline", "runtime", "post-meta", "entry_meta", "articlemeta",
+    "byline", "comment", "AddComment", "reply", "footer", "sidebar", "archive", "fecha", "data",
+    "uploaded", "pub_date", "pubdate", "release", "geändert", "обновлено", "发布", "©",
+)  # fmt: skip
+
+
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(_CUE_WORDS),
+            st.text(alphabet="abcdeimnoprstuTMPC -_:.0", max_size=6),
+            st.text(alphabet="İıſKéà ", max_size=2),
+        ),
+        max_size=10,
+    )
+)
+@settings(max_examples=500, deadline=None)
+def test_cues_find_what_ignoring_case_finds(pieces: list[str]) -> None:
+    from newsspider.extraction import dates
+
+    cues = (
+        dates._MODIFIED_CUE,
+        dates._PUBLISHED_CUE,
+        dates._NOISE_CUE,
+        dates._GENERIC_PUBLISHED_KEY,
+        dates._DATEISH_CLASS,
+    )
+    for text in ("".join(pieces), " ".join(pieces)):
+        for cue in cues:
+            found, expected = cue.search(text), cue.any_text.search(text)
+            assert (found and found.span()) == (expected and expected.span()), (text, cue)
+
+
+@given(st.text(alphabet="0123456789/-_.?=a%", max_size=40))
+@settings(max_examples=500, deadline=None)
+def test_url_date_patterns_match_as_before(path: str) -> None:
+    from newsspider.extraction.date_parsing import _URL_DMY_RE, _URL_YMD_RE
+
+    before = (
+        re.compile(
+            r"(?<!\d)(?P<y>(?:19|20)\d{2})(?P<sep>[/_-]?)(?P<m>[01]\d)(?P=sep)(?P<d>[0-3]\d)(?!\d)"
+        ),
+        re.compile(r"(?<!\d)(?P<d>[0-3]\d)-(?P<m>[01]\d)-(?P<y>(?:19|20)\d{2})(?!\d)"),
+    )
+    for pattern, old in zip((_URL_YMD_RE, _URL_DMY_RE), before, strict=True):
+        assert [(m.span(), m.groupdict()) for m in pattern.finditer(path)] == [
+            (m.span(), m.groupdict()) for m in old.finditer(path)
+        ]

@@ -267,3 +267,22 @@ def test_machine_slash_date_in_meta_is_month_first_on_any_page() -> None:
     # A visible itemprop text follows the page's locale (day first here), not the machine format.
     body = "<div><p>Text.</p></div><span itemprop='datePublished'>05/09/2019</span>"
     assert read_metadata(_page(body), None).date == "2019-09-05"
+
+
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(["byline", "AUTHOR", "wrİter", "reporter", "journaliſt", "Autor"]),
+            st.sampled_from(["作者", "記者", "by", "line", "auth", "or", "wrıter"]),
+            st.text(alphabet="abrwjBARWJ iıİſsSkK-_作記", max_size=6),
+            st.text(alphabet="abeilnorstuwyBEILNORSTUWY-_ 0", max_size=8),
+        ),
+        max_size=8,
+    )
+)
+@settings(max_examples=500, deadline=None)
+def test_author_class_matches_the_ignorecase_pattern(pieces: list[str]) -> None:
+    from newsspider.extraction.authors import _AUTHOR_CLASS_RE, _author_class
+
+    for value in ("".join(pieces), " ".join(pieces), "-".join(pieces)):
+        assert _author_class(value) == (_AUTHOR_CLASS_RE.search(value) is not None), value

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from lxml import etree
 
 from newsspider.extraction.title import choose_title, strip_site_name
@@ -326,3 +330,27 @@ def test_heading_more_sources_agree_with_beats_a_tag_leading_the_title() -> None
     )
     assert title == "How do I back up my whole disk?"
     assert el is question
+
+
+def test_split_drops_what_the_squash_regex_dropped_as_whitespace() -> None:
+    # _squash relies on str.split() and "\s" agreeing on every code point.
+    spaces = re.compile(r"\s")
+    for c in range(0x110000):
+        assert bool(spaces.fullmatch(chr(c))) == chr(c).isspace(), hex(c)
+
+
+_TITLE_PIECES = (
+    "Headline", " | ", "|", " - ", "-", " – ", " — ", " :: ", "::", ":", " » ", "»", " · ", " / ",
+    " ~ ", " @ ", "｜", " [Site]", "[x]", "\u3000", "\xa0", "\t", "  ", "标题", "_", "A.B", "end",
+)  # fmt: skip
+
+
+@given(st.lists(st.sampled_from(_TITLE_PIECES), max_size=12))
+@settings(max_examples=500, deadline=None)
+def test_title_separators_split_as_before(pieces: list[str]) -> None:
+    from newsspider.extraction.title import _SEP_RE, _squash
+
+    title = "".join(pieces)
+    before = re.compile(r"\s+(?:[|\-–—»·•/~@]|::)\s+|\s*(?:\||::|｜)\s*|\s+(?=\[[^\[\]]{1,60}\]$)")
+    assert _SEP_RE.split(title) == before.split(title)
+    assert _squash(title) == re.sub(r"[\s.\-]", "", title)

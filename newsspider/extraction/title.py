@@ -25,16 +25,16 @@ _CJK_RE: Final = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 # Separators between a headline and a site/section name. "_" only in CJK titles (below).
 # "»" only between spaces: unspaced it is the closing guillemet of a Russian or French quote.
 # "Post @ Blog" and a trailing "Headline [Site]" are site suffixes too.
+# (The lookahead, what every branch starts with, spares the three branches at the other
+# characters: splitting a title costs half as much.)
 _SEP_RE: Final = re.compile(
-    r"\s+(?:[|\-–—»·•/~@]|::)\s+|\s*(?:\||::|｜)\s*|\s+(?=\[[^\[\]]{1,60}\]$)"
+    r"(?=[\s|:｜])(?:\s+(?:[|\-–—»·•/~@]|::)\s+|\s*(?:\||::|｜)\s*|\s+(?=\[[^\[\]]{1,60}\]$))"
 )
 # CJK titles also join "标题_频道_网站" with unspaced "_" or "-"; tried only when the
 # separators above find nothing, so a "_" inside "标题_副题 @ 博客" stays.
 _SEP_CJK_RE: Final = re.compile(
     r"\s*_\s*|(?<=[\u3000-\u9fff\uff00-\uffef])-+|-+(?=[\u3000-\u9fff\uff00-\uffef])"
 )
-# Spaces, dots and hyphens do not count when a title part is compared with a site name.
-_SQUASH_RE: Final = re.compile(r"[\s.\-]")
 _PUNCT_EDGES: Final = "\"'“”‘’«»„‚「」『』《》()[]{}<>.,;:!?¡¿-–—|·•*#~_¶ "
 #: Generic second-level labels ("co" in bbc.co.uk): never a site's own name.
 _GENERIC_LABELS: Final = frozenset(
@@ -64,7 +64,17 @@ def clean_text(text: str | None) -> str:
         return ""
     if "&" in text:
         text = _ENTITY_RE.sub(_unescape, text)
-    return " ".join(_INVISIBLE_RE.sub("", text).split())[:_MAX_TITLE]
+    if not text.isascii():  # the invisible characters are not ASCII: most texts skip the search
+        text = _INVISIBLE_RE.sub("", text)
+    return " ".join(text.split())[:_MAX_TITLE]
+
+
+def _squash(text: str) -> str:
+    """`text` without spaces, dots and hyphens: they do not count when a title part is
+    compared with a site name."""
+    # str.split() drops what the regex "[\s.\-]" matched as "\s" (str.isspace()): three times
+    # faster than that regex's sub().
+    return "".join(text.split()).replace(".", "").replace("-", "")
 
 
 def _unescape(match: re.Match[str]) -> str:
@@ -131,9 +141,9 @@ def _is_site_part(part: str, sites: Sequence[str]) -> bool:
     p = _norm(part)
     if not p:
         return True
-    squashed = _SQUASH_RE.sub("", p)
+    squashed = _squash(p)
     for site in sites:
-        s = _SQUASH_RE.sub("", site)
+        s = _squash(site)
         if not s:
             continue
         if squashed == s or (len(s) >= 3 and squashed in s):
@@ -151,11 +161,11 @@ def _is_site_name(text: str, sites: Sequence[str]) -> bool:
     Stricter than `_is_site_part`: the name must make up most of the text, so a headline that
     merely mentions the site ("CNN reports ...") is not one.
     """
-    squashed = _SQUASH_RE.sub("", _norm(text))
+    squashed = _squash(_norm(text))
     if not squashed:
         return True
     for site in sites:
-        s = _SQUASH_RE.sub("", site)
+        s = _squash(site)
         if len(s) >= 3 and s in squashed and len(s) >= 0.5 * len(squashed):
             return True
     return False
