@@ -193,7 +193,7 @@ def _merge_wrapper_variants(
     alike: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
     for template in groups:
         if len(template) == TEMPLATE_DEPTH:
-            alike.setdefault((template[0], *template[2:]), []).append(template)
+            alike.setdefault((template[0], template[2]), []).append(template)
     merged = groups
     parents, tags = page.block_parents, page.block_tags
     for templates in alike.values():
