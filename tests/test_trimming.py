@@ -3,6 +3,8 @@ labelled as furniture by their heading."""
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
 from lxml import html as lxml_html
 
 from newsspider import extract
@@ -10,7 +12,7 @@ from newsspider.extraction.assembly import BodySelection
 from newsspider.extraction.cleaning import clean_tree
 from newsspider.extraction.page_model import PageSegments
 from newsspider.extraction.segments import segment_page
-from newsspider.extraction.trimming import trim_edges
+from newsspider.extraction.trimming import _repeats_headline, _squash, trim_edges
 
 PARAGRAPHS = [
     "The council voted on Tuesday to extend the tram line by four kilometres, a decision that "
@@ -210,3 +212,12 @@ def test_a_table_ending_the_article_is_not_trimmed_as_crumbs() -> None:
     html = f"<html><body><article><h1>Flood survey</h1>{paragraphs}{table}</article></body></html>"
     body = extract(html).body
     assert body.endswith("80.8")
+
+
+@given(st.text(max_size=120), st.text(max_size=40))
+def test_headline_test_reads_a_line_as_a_whole_squash_does(line: str, headline: str) -> None:
+    """`_repeats_headline` stops early on long lines; its answer is the full comparison's."""
+    squashed = _squash(headline)
+    assert _repeats_headline(line, squashed) == (_squash(line) == squashed)
+    assert _repeats_headline(headline + line, squashed) == (_squash(headline + line) == squashed)
+    assert not _repeats_headline(line, None)

@@ -60,14 +60,16 @@ def segment_value(
     `BOILERPLATE_FACTOR` (see `choose_container`). ``in_sentence``: its links are known to
     belong to the text around them (`_forgive_closing_links`), whatever their share.
 
-    Takes the segment's fields, not a `Segment`: it is mapped over the page's lists."""
+    Takes the segment's fields, not a `Segment`: it runs over the page's lists."""
     # Without CJK the scale is exactly 1.0 (as `effective_chars(segment) / chars` otherwise).
     scale = (chars + DENSE_CHAR_EXTRA * dense_chars) / chars if chars and dense_chars else 1.0
     text = (chars - link_chars) * scale
     links = link_chars * scale
     # Sentences end in punctuation; link lists and menus rarely carry any.
     cap = 1 + text / 40
-    punctuation_bonus = (cap if cap < punctuation else punctuation) * 10.0  # min() as it picks
+    # min() as it picks; float() keeps the product a native one when compiled (int * 10.0 is
+    # the same float).
+    punctuation_bonus = (cap if cap < punctuation else float(punctuation)) * 10.0
     # Table cells are data, not lines of page furniture: they pay a smaller share of the cost.
     cost = _CELL_COST if tag in _CELL_TAGS else SEGMENT_COST
     inline = in_sentence or (punctuation > 0 and link_chars < INLINE_LINK_SHARE * chars)
@@ -117,12 +119,14 @@ def teaser_blocks(page: PageSegments) -> list[bool]:
     if len(headline_owners) < TEASER_MIN_ITEMS:
         return teaser
     headlines = [0] * len(parents)
+    # `a[i] = a[i] + x`, not `a[i] += x`: compiled, an augmented item assignment is a generic
+    # object operation (about 100 instructions), the spelled-out sum a native one.
     for owner in headline_owners:
-        headlines[owner] += 1
+        headlines[owner] = headlines[owner] + 1
     for block_id in range(len(parents) - 1, 0, -1):
         parent = parents[block_id]
         if parent >= 0:
-            headlines[parent] += headlines[block_id]
+            headlines[parent] = headlines[parent] + headlines[block_id]
     items: dict[int, list[int]] = {}  # listing block -> its teaser items
     for owner in headline_owners:
         item = owner
@@ -142,13 +146,17 @@ def teaser_blocks(page: PageSegments) -> list[bool]:
 def _subtree_scores(page: PageSegments, values: tuple[float, ...]) -> list[float]:
     parents = page.block_parents
     scores = [0.0] * len(parents)
-    for owner, value in zip(page.segment_owners, values, strict=True):
-        scores[owner] += value
+    owners = page.segment_owners
+    # Index loops and spelled-out sums (see `teaser_blocks`): compiled, a zip with strict=True
+    # is a generic iterator.
+    for index in range(len(owners)):
+        owner = owners[index]
+        scores[owner] = scores[owner] + values[index]
     # Children have larger ids than their parents: one reverse sweep sums every subtree.
     for block_id in range(len(parents) - 1, 0, -1):
         parent = parents[block_id]
         if parent >= 0:
-            scores[parent] += scores[block_id]
+            scores[parent] = scores[parent] + scores[block_id]
     return scores
 
 
@@ -334,7 +342,7 @@ def _weigh_main_region(page: PageSegments, adjusted: list[float]) -> list[float]
     (region,) = page.main_regions
     for block_id in range(region, page.block_ends[region] + 1):
         if weighed[block_id] > 0:
-            weighed[block_id] *= MAIN_REGION_WEIGHT
+            weighed[block_id] = weighed[block_id] * MAIN_REGION_WEIGHT
     return weighed
 
 
@@ -345,16 +353,18 @@ def choose_container(page: PageSegments) -> ContainerChoice | None:
         return None
     marks = mark_furniture(page)
     teaser = teaser_blocks(page)
-    value_list = list(
-        map(
-            segment_value,
-            page.segment_chars,
-            page.segment_link_chars,
-            page.segment_punctuation,
-            page.segment_dense_chars,
-            page.segment_tags,
-        )
+    chars, link_chars = page.segment_chars, page.segment_link_chars
+    punctuation, dense_chars, tags = (
+        page.segment_punctuation,
+        page.segment_dense_chars,
+        page.segment_tags,
     )
+    # An index loop: compiled, it calls `segment_value` natively, where map() goes through a
+    # Python call boxing every argument (about 1,000 instructions a segment).
+    value_list = [
+        segment_value(chars[i], link_chars[i], punctuation[i], dense_chars[i], tags[i])
+        for i in range(len(chars))
+    ]
     _forgive_introduced_lists(page, value_list)
     _forgive_surrounded_lists(page, value_list)
     _forgive_closing_links(page, value_list)
@@ -378,7 +388,12 @@ def choose_container(page: PageSegments) -> ContainerChoice | None:
         elif block_id in page.declared_bodies and scores[block_id] > 0:
             adjusted[block_id] = scores[block_id] * 1.5
     weighed = _weigh_main_region(page, adjusted)
-    best = max(range(len(parents)), key=weighed.__getitem__)
+    # The first block of the highest weight, as max() with a key finds it, in a compiled loop
+    # (max() calls the key through Python for every block).
+    best, best_weight = 0, weighed[0]
+    for block_id in range(1, len(weighed)):
+        if weighed[block_id] > best_weight:
+            best, best_weight = block_id, weighed[block_id]
     run = best_child_run(page, weighed, best, marks.blocks)
     run_score = scores[best]
     if run:
@@ -406,17 +421,20 @@ RUN_FACTOR: Final = 2.0
 RUN_SHARE: Final = 0.5
 
 
-def _link_boxes(page: PageSegments) -> list[bool]:
-    """Per block: is most of its subtree's text link text?"""
+def _subtree_chars(page: PageSegments) -> list[int]:
+    """Per block: the characters of the segments in its subtree."""
     totals = [0] * len(page.block_parents)
-    for owner, chars in zip(page.segment_owners, page.segment_chars, strict=True):
-        totals[owner] += chars
+    owners, chars = page.segment_owners, page.segment_chars
+    # Index loops and spelled-out sums: see `_subtree_scores`.
+    for index in range(len(owners)):
+        owner = owners[index]
+        totals[owner] = totals[owner] + chars[index]
     parents = page.block_parents
     for block_id in range(len(parents) - 1, 0, -1):
-        if parents[block_id] >= 0:
-            totals[parents[block_id]] += totals[block_id]
-    prose = page.prose
-    return [total > 0 and 2 * prose[b] < total for b, total in enumerate(totals)]
+        parent = parents[block_id]
+        if parent >= 0:
+            totals[parent] = totals[parent] + totals[block_id]
+    return totals
 
 
 def best_child_run(
@@ -430,7 +448,9 @@ def best_child_run(
     ends = page.block_ends
     best_score = weighed[best]
     threshold = RUN_FACTOR * best_score if best_score > 0 else math.inf
-    link_boxes = _link_boxes(page)
+    # Whether a block is a box of links (most of its subtree's text is link text) is asked
+    # only of the few blocks with a negative score: not worked out for every block.
+    subtree_chars, prose = _subtree_chars(page), page.prose
     # Kadane per parent, all parents at once: children of a block come in document order.
     current = [0.0] * len(parents)
     start = [-1] * len(parents)
@@ -441,19 +461,27 @@ def best_child_run(
         if parent < 0:
             continue
         score = weighed[block_id]
-        if score < 0 and link_boxes[block_id] and not furniture[block_id]:
+        if (
+            score < 0
+            and subtree_chars[block_id] > 0
+            and 2 * prose[block_id] < subtree_chars[block_id]
+            and not furniture[block_id]
+        ):
             # A box of links between the article's paragraphs (its table of contents, an
             # infobox) is left out by assembly; it does not end the article.
             score = 0.0
         if score > 0:
-            positive[parent] += score
-        if current[parent] > 0:
-            current[parent] += score
+            positive[parent] = positive[parent] + score
+        # The parent's running sum in a local: compiled, each read of the list unboxes it.
+        running = current[parent]
+        if running > 0:
+            running = running + score
         else:
-            current[parent] = score
+            running = score
             start[parent] = block_id
-        if current[parent] > threshold and current[parent] > best_run[parent][0]:
-            best_run[parent] = (current[parent], start[parent], block_id)
+        current[parent] = running
+        if running > threshold and running > best_run[parent][0]:
+            best_run[parent] = (running, start[parent], block_id)
     found: tuple[float, int, int] | None = None
     for parent, run_total in enumerate(best_run):
         # The run is the parent's content, not one fragment of an article cut by in-text

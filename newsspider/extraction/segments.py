@@ -433,6 +433,8 @@ def _settle_layout_words(
     candidates = LAYOUT_CANDIDATES | section_words
     blocks: dict[str, list[int]] = {}
     for block_id, words in named:
+        if words.isdisjoint(candidates):  # most blocks: no set built for them
+            continue
         for word in words & candidates:
             blocks.setdefault(word, []).append(block_id)
     layout = {
@@ -480,20 +482,34 @@ def _free_headline_words(page: PageSegments, named: list[tuple[int, frozenset[st
     them. Other words there stay: "mh0-print" is a print utility around the headline, and
     "print" still marks print-only furniture."""
     tags = page.block_tags
-    if tags.count("h1") != 1:  # C-speed scans: this runs on every page
+    # One compiled scan, stopping at a second h1: list.count() and .index() compare through
+    # the generic comparison, about twice the instructions a block, and this runs on every page.
+    headline = -1
+    for block_id in range(len(tags)):
+        if tags[block_id] == "h1":
+            if headline >= 0:
+                return
+            headline = block_id
+    if headline < 0:
         return
-    headline = tags.index("h1")
     element = page.block_elements[headline]
     if element.find(".//a") is not None or not page.prose[headline]:
         return
-    words_of = dict(named)
+    parents = page.block_parents
+    ancestors: set[int] = set()
+    block = parents[headline]
+    while block >= 0:
+        ancestors.add(block)
+        block = parents[block]
+    # The named blocks among them (a dict of every named block cost more than this scan).
+    words_of = {block_id: words for block_id, words in named if block_id in ancestors}
     layout: set[str] = set()
-    block = page.block_parents[headline]
+    block = parents[headline]
     while block >= 0:
         words = words_of.get(block)
         if words is not None and page.block_signals[block] < 0:
             layout |= words & REGION_TOKENS
-        block = page.block_parents[block]
+        block = parents[block]
     # ... when the blocks the word names hold most of the page's prose (a "region-sub-menu"
     # banner around the page title names only itself, and the menus stay furniture).
     held = {
@@ -614,14 +630,16 @@ def _mark_captions(page: PageSegments, captioned: list[int]) -> None:
     parents = page.block_parents
     count = len(parents)
     prose = page.prose = [0] * count
-    for owner, chars, link_chars in zip(
-        page.segment_owners, page.segment_chars, page.segment_link_chars, strict=True
-    ):
-        prose[owner] += chars - link_chars
+    owners, chars, link_chars = page.segment_owners, page.segment_chars, page.segment_link_chars
+    # Index loops and `a[i] = a[i] + x`: compiled, a zip with strict=True is a generic
+    # iterator and an augmented item assignment a generic object operation.
+    for index in range(len(owners)):
+        owner = owners[index]
+        prose[owner] = prose[owner] + chars[index] - link_chars[index]
     for block_id in range(count - 1, 0, -1):
         parent = parents[block_id]
         if parent >= 0:
-            prose[parent] += prose[block_id]
+            prose[parent] = prose[parent] + prose[block_id]
     captions = page.block_captions = [False] * count
     if not captioned:
         return  # most pages: no caption to place or inherit

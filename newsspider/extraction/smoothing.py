@@ -15,9 +15,15 @@ def gaussian_smooth(values: Sequence[float], radius: int, sigma: float = 1.0) ->
     padded = [0.0] * radius + list(values) + [0.0] * radius
     if radius == 2:
         # The confidence's window, on every page: one pass over five shifted views.
+        # An index loop: compiled, a zip of five slices is a generic iterator with a tuple per
+        # value; indexed, each value is read unboxed.
         near, far = kernel[1], kernel[2]
-        views = zip(padded, padded[1:], padded[2:], padded[3:], padded[4:], strict=False)
-        sums = [c + near * (b + d) + far * (a + e) for a, b, c, d, e in views]
+        sums = [
+            padded[i + 2]
+            + near * (padded[i + 1] + padded[i + 3])
+            + far * (padded[i] + padded[i + 4])
+            for i in range(count)
+        ]
     else:
         sums = [kernel[0] * v for v in values]
         for k in range(1, radius + 1):

@@ -18,6 +18,7 @@ beside them, outside the template.
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass
 from typing import Final
 
@@ -61,6 +62,7 @@ MAX_HEADING_GAP: Final = 100
 #: A paragraph above the first post with this much prose (less links) is an introduction.
 MIN_LEAD_PROSE: Final = 100
 _DIGITS: Final = str.maketrans("", "", "0123456789")
+_DIGIT: Final = re.compile("[0-9]")
 
 
 def _signature(page: PageSegments, block_id: int, cache: dict[int, str]) -> str:
@@ -70,7 +72,10 @@ def _signature(page: PageSegments, block_id: int, cache: dict[int, str]) -> str:
         classes = element.get("class")
         word = classes.split()[0] if classes and classes.strip() else element.get("id") or ""
         # Post numbers in classes and ids ("bg1", "post_12"): the template without them.
-        signature = f"{page.block_tags[block_id]}.{word.translate(_DIGITS)}"
+        # translate() costs several times a search: only a word with a digit needs it.
+        if not word.isalpha() and _DIGIT.search(word):
+            word = word.translate(_DIGITS)
+        signature = f"{page.block_tags[block_id]}.{word}"
         cache[block_id] = signature
     return signature
 
@@ -96,11 +101,16 @@ def _link_chars(page: PageSegments) -> list[int]:
     """Link characters in each block's subtree."""
     parents = page.block_parents
     links = [0] * len(parents)
-    for owner, link_chars in zip(page.segment_owners, page.segment_link_chars, strict=True):
-        links[owner] += link_chars
+    owners, link_chars = page.segment_owners, page.segment_link_chars
+    # Index loops and `a[i] = a[i] + x`: compiled, a zip with strict=True is a generic
+    # iterator and an augmented item assignment a generic object operation.
+    for index in range(len(owners)):
+        owner = owners[index]
+        links[owner] = links[owner] + link_chars[index]
     for block_id in range(len(parents) - 1, 0, -1):
-        if parents[block_id] >= 0:
-            links[parents[block_id]] += links[block_id]
+        parent = parents[block_id]
+        if parent >= 0:
+            links[parent] = links[parent] + links[block_id]
     return links
 
 
@@ -138,9 +148,13 @@ def find_posts(page: PageSegments) -> list[int]:
     # holds the text, not the wrapper around post, author column and signature, is the post.
     containers: dict[int, int] = {}
     container_of: dict[int, int] = {}
-    for owner, chars, link_chars in zip(
-        page.segment_owners, page.segment_chars, page.segment_link_chars, strict=True
-    ):
+    owners, all_chars, all_link_chars = (
+        page.segment_owners,
+        page.segment_chars,
+        page.segment_link_chars,
+    )
+    for index in range(len(owners)):  # compiled, a zip with strict=True is a generic iterator
+        owner, chars, link_chars = owners[index], all_chars[index], all_link_chars[index]
         if chars > link_chars:
             container = container_of.get(owner)
             if container is None:
@@ -179,7 +193,7 @@ def _merge_wrapper_variants(
     alike: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
     for template in groups:
         if len(template) == TEMPLATE_DEPTH:
-            alike.setdefault((template[0], *template[2:]), []).append(template)
+            alike.setdefault((template[0], template[2]), []).append(template)
     merged = groups
     parents, tags = page.block_parents, page.block_tags
     for templates in alike.values():

@@ -61,6 +61,20 @@ def _squash(text: str) -> str:
     return "".join(ch for ch in text.casefold() if ch.isalnum())
 
 
+def _repeats_headline(text: str, squashed_headline: str | None) -> bool:
+    """Does `text` squash to the headline (`_squash`ed, None: no headline)?"""
+    if squashed_headline is None:
+        return False
+    # Squashing maps each character on its own (casefolding has no context), so a line whose
+    # beginning squashes to more than the headline is not it: a paragraph is told from the
+    # headline by its first characters, not all of them (a compiled squash costs about 300
+    # instructions a character).
+    cut = 2 * len(squashed_headline) + 16
+    if len(text) > cut and len(_squash(text[:cut])) > len(squashed_headline):
+        return False
+    return _squash(text) == squashed_headline
+
+
 def _short_non_sentence(segment: Segment, limit: float) -> bool:
     """A line of text (not a heading or a table cell) of at most `limit` effective characters
     that does not end a sentence."""
@@ -106,7 +120,7 @@ def trim_edges(
     start = 0
     while start < len(ids) and len(ids) > 1:
         first = segment(ids[start])
-        if _squash(first.text) == squashed_headline or _is_metadata_line(first, names):
+        if _repeats_headline(first.text, squashed_headline) or _is_metadata_line(first, names):
             ids.pop(start)
         elif first.tag in HEADING_TAGS and start < MAX_LEADING_HEADINGS:
             start += 1
