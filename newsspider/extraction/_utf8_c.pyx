@@ -4,7 +4,7 @@ compiled twin) and the noise counts of the decoded sample (`binary.mostly_not_te
 
 The Python validation decodes the page a slice at a time to learn whether it is UTF-8, making a
 str of every slice only to drop it (3.6% of an extraction). This reads the bytes with the
-strict decoder's rules (no overlong forms, no surrogates, nothing past U+10FFFF), eight ASCII
+strict decoder's rules (no overlong forms, no surrogates, nothing past U+10FFFF), 32 ASCII
 bytes at a time."""
 
 from libc.stdint cimport uint64_t
@@ -28,8 +28,14 @@ def complete_utf8_length(bytes data) -> int:
     cdef Py_ssize_t start
     cdef int need
     cdef unsigned char c, low, high
-    cdef uint64_t word
+    cdef uint64_t word, words[4]
     while i < n:
+        # ASCII 32 bytes a step (markup is mostly ASCII, whatever the language), then 8.
+        while i + 32 <= n:
+            memcpy(words, s + i, 32)
+            if (words[0] | words[1] | words[2] | words[3]) & _HIGH_BITS:
+                break
+            i += 32
         while i + 8 <= n:
             memcpy(&word, s + i, 8)
             if word & _HIGH_BITS:
