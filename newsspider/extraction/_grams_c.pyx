@@ -4,6 +4,8 @@ the title and the description, the body against the page's JSON-LD articleBody).
 
     gram_share(reference, text, size)  (distinct `size`-character grams of `reference`, how many
                                         of them occur in `text`)
+    squashed(text, limit)              the grams' text: ``text[:limit]`` without whitespace,
+                                        case folded (`confidence._squashed`)
 
 The Python versions slice a str per gram and search or hash it (about half a million
 instructions a page on a 3,000-character opening); here every gram is packed into two 64-bit
@@ -15,7 +17,8 @@ carries the current call's stamp, so no call clears or allocates a table (a fres
 per call cost more than the counting). The GIL is held throughout, so threads never share them.
 """
 
-from cpython.mem cimport PyMem_Realloc
+from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
+from cpython.unicode cimport Py_UNICODE_ISSPACE
 from libc.stdint cimport uint32_t, uint64_t
 from libc.string cimport memset
 
@@ -24,6 +27,8 @@ cdef extern from "Python.h":
     int PyUnicode_KIND(object text)
     void* PyUnicode_DATA(object text)
     Py_UCS4 PyUnicode_READ(int kind, void* data, Py_ssize_t index) nogil
+    object PyUnicode_FromKindAndData(int kind, const void* buffer, Py_ssize_t size)
+    int PyUnicode_4BYTE_KIND
 
 
 cdef enum:
@@ -118,3 +123,64 @@ def gram_share(str reference, str text, int size):
         if _find(&_text_grams, high, low).stamp == _text_grams.stamp:
             found += 1
     return distinct, found
+
+
+cdef inline uint32_t _simple_fold(uint32_t c) noexcept:
+    """``c.casefold()`` when it is one character known here (ASCII, Latin-1, basic Cyrillic,
+    and blocks without case: punctuation, CJK, kana, hangul, ...), else 0: then Python folds.
+    `tests/test_confidence.py` checks every code point against str.casefold."""
+    if c < 0x80:
+        return c + 32 if 65 <= c <= 90 else c
+    if c < 0x100:
+        if c == 0xB5 or c == 0xDF:  # micro sign -> mu, sharp s -> "ss"
+            return 0
+        return c + 32 if 0xC0 <= c <= 0xDE and c != 0xD7 else c
+    if 0x400 <= c <= 0x45F:
+        return c + 80 if c < 0x410 else c + 32 if c < 0x430 else c
+    if (
+        0x2000 <= c <= 0x20CF  # general punctuation, super- and subscripts, currency
+        or 0x3000 <= c <= 0x30FF  # CJK punctuation, hiragana, katakana
+        or 0x4E00 <= c <= 0x9FFF  # CJK ideographs
+        or 0xAC00 <= c <= 0xD7A3  # hangul syllables
+        or 0x0590 <= c <= 0x06FF  # hebrew, arabic
+        or 0x0900 <= c <= 0x0E7F  # the indic scripts, thai
+        or 0x1F300 <= c <= 0x1FAFF  # pictographs, emoji
+    ):
+        return c
+    return 0
+
+
+def squashed(str text, Py_ssize_t limit):
+    """``"".join(text[:limit].split()).casefold()`` in one pass: whitespace dropped, each
+    character folded by `_simple_fold`; only when one is not known there does Python's
+    casefold run, on the squashed text. (The split and join build a str a word, and casefold
+    looks every character up in the Unicode tables: about 120 instructions a character.)"""
+    cdef Py_ssize_t n = min(len(text), limit), i, size = 0
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void* data = PyUnicode_DATA(text)
+    cdef uint32_t c, folded  # not Py_UCS4: Cython adds those as one-character strs
+    cdef bint simple = True
+    cdef uint32_t* kept
+    if limit < 0:
+        raise ValueError("the limit is a number of characters from the start")
+    if n == 0:
+        return ""
+    kept = <uint32_t*> PyMem_Malloc(n * sizeof(uint32_t))
+    if kept is NULL:
+        raise MemoryError()
+    try:
+        for i in range(n):
+            c = PyUnicode_READ(kind, data, i)
+            if Py_UNICODE_ISSPACE(<Py_UCS4> c):
+                continue
+            folded = _simple_fold(c)
+            if folded == 0:
+                simple = False
+                folded = c
+            kept[size] = folded
+            size += 1
+        result = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, kept, size)
+    finally:
+        PyMem_Free(kept)
+    # Folding is a character at a time and the known folds are final: folding again is right.
+    return result if simple else result.casefold()
