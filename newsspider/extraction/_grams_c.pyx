@@ -14,7 +14,8 @@ words and kept in an open-addressing table, so the same counts cost a small part
 
 The two tables live as long as the module and are reused: a slot counts as filled only when it
 carries the current call's stamp, so no call clears or allocates a table (a fresh 100 kB table
-per call cost more than the counting). The GIL is held throughout, so threads never share them.
+per call cost more than the counting); the text's table even outlives its call, for the next
+call about the same text. The GIL is held throughout, so threads never share them.
 """
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
@@ -48,6 +49,11 @@ cdef struct _Table:
 
 
 cdef _Table _text_grams, _wanted_grams
+# The text (and gram size) whose grams `_text_grams` holds: asked about the same text again
+# (the title, then the description, against one body opening), a call counts only the
+# reference's grams. Held, so the str cannot be freed and another take its address.
+cdef object _counted_text = None
+cdef int _counted_size = 0
 
 
 cdef int _start(_Table* table, Py_ssize_t count) except -1:
@@ -107,12 +113,16 @@ def gram_share(str reference, str text, int size):
     cdef Py_ssize_t i, distinct = 0, found = 0
     cdef uint64_t high, low
     cdef _Slot* entry
-    _start(&_text_grams, text_count)
+    global _counted_text, _counted_size
+    if text is not _counted_text or size != _counted_size:
+        _counted_text = None  # until the table is whole
+        _start(&_text_grams, text_count)
+        for i in range(text_count):
+            _pack(text_kind, text_data, i, size, &high, &low)
+            entry = _find(&_text_grams, high, low)
+            entry.high, entry.low, entry.stamp = high, low, _text_grams.stamp
+        _counted_text, _counted_size = text, size
     _start(&_wanted_grams, wanted_count)
-    for i in range(text_count):
-        _pack(text_kind, text_data, i, size, &high, &low)
-        entry = _find(&_text_grams, high, low)
-        entry.high, entry.low, entry.stamp = high, low, _text_grams.stamp
     for i in range(wanted_count):
         _pack(reference_kind, reference_data, i, size, &high, &low)
         entry = _find(&_wanted_grams, high, low)
