@@ -186,3 +186,38 @@ def test_linear_time_on_hostile_repetitions(unit: bytes) -> None:
 def test_extract_flags_a_cut_page() -> None:
     article = extract(b"<p>x" * 300_000)
     assert "truncated" in article.warnings
+
+
+_MARKER_SOUP = st.lists(
+    st.sampled_from(
+        [b"<", b"n", b"N", b"x", b"\x00", b"<noscript", b"<NOSCRIPT", b"<NoScript", b"noscript",
+         b"<noscrip", b"<nav>", b"0123456789abcdef"]
+    ),
+    max_size=30,
+).map(b"".join)  # fmt: skip
+
+
+@settings(
+    max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(data=_MARKER_SOUP)
+def test_compiled_noscript_test_matches_the_python_one(scans: str, data: bytes) -> None:
+    from newsspider.extraction import noscript
+
+    if scans != "compiled" or noscript.NOSCRIPT_MARKER.built is None:
+        return
+    expected = any(marker.encode() in data for marker in noscript._MARKERS)
+    assert noscript.NOSCRIPT_MARKER.built(data) == expected
+
+
+def test_compiled_noscript_test_finds_a_marker_at_every_offset(scans: str) -> None:
+    from newsspider.extraction import noscript
+
+    if scans != "compiled" or noscript.NOSCRIPT_MARKER.built is None:
+        return
+    for size in range(9, 70):
+        for start in range(size - 8):
+            for marker in (b"<noscript", b"<NOSCRIPT", b"<noscripx"):
+                data = b"<n" * start + marker + b"N" * (size - 9 - 2 * start)
+                expected = marker != b"<noscripx"
+                assert noscript.NOSCRIPT_MARKER.built(data) == expected, (size, start)
