@@ -117,7 +117,7 @@ cdef inline Py_ssize_t _find(
     return <const unsigned char*> found - s
 
 
-cdef Py_ssize_t _attributes_end(
+cdef inline Py_ssize_t _attributes_end(
     const unsigned char* s, Py_ssize_t n, Py_ssize_t q, Py_ssize_t limit
 ) noexcept:
     """"(?:_ATTRIBUTE){0,limit}+[\s/]*+" from `q`: the index after it, where ">", the end or
