@@ -117,22 +117,29 @@ def noise_runs(str text):
     cdef const Py_UCS2* two
     cdef const Py_UCS4* four
     cdef bint noise, in_run = False
+    # A loop per kind: a text page has no noise, and its loop is a load and a test a character.
     if kind == 1:
         one = <const unsigned char*> PyUnicode_DATA(text)
+        for i in range(n):
+            noise = _NOISE[one[i]] != 0
+            if noise:
+                chars += 1
+                runs += not in_run
+            in_run = noise
     elif kind == 2:
         two = <const Py_UCS2*> PyUnicode_DATA(text)
+        for i in range(n):
+            noise = _is_noise(two[i])
+            if noise:
+                chars += 1
+                runs += not in_run
+            in_run = noise
     else:
         four = <const Py_UCS4*> PyUnicode_DATA(text)
-    for i in range(n):
-        if kind == 1:
-            noise = _NOISE[one[i]] != 0
-        elif kind == 2:
-            noise = _is_noise(two[i])
-        else:
+        for i in range(n):
             noise = _is_noise(four[i])
-        if noise:
-            chars += 1
-            if not in_run:
-                runs += 1
-        in_run = noise
+            if noise:
+                chars += 1
+                runs += not in_run
+            in_run = noise
     return runs, chars
