@@ -99,6 +99,21 @@ cdef inline void _pack(
     low[0] = (words[2] << 32) | words[3]
 
 
+cdef inline void _shift_in(uint64_t point, int size, uint64_t* high, uint64_t* low) noexcept:
+    """The next gram from the one before: its first code point out, ``point`` in last (one
+    read a gram where `_pack` makes `size`)."""
+    if size == 4:
+        high[0] = (high[0] << 32) | (low[0] >> 32)
+        low[0] = (low[0] << 32) | point
+    elif size == 3:
+        high[0] = (high[0] << 32) | (low[0] >> 32)
+        low[0] = point << 32
+    elif size == 2:
+        high[0] = (high[0] << 32) | point
+    else:
+        high[0] = point << 32
+
+
 def gram_share(str reference, str text, int size):
     """(distinct `size`-character grams of `reference`, how many of them occur in `text`)."""
     if not 1 <= size <= MAX_SIZE:
@@ -118,13 +133,21 @@ def gram_share(str reference, str text, int size):
         _counted_text = None  # until the table is whole
         _start(&_text_grams, text_count)
         for i in range(text_count):
-            _pack(text_kind, text_data, i, size, &high, &low)
+            if i == 0:
+                _pack(text_kind, text_data, 0, size, &high, &low)
+            else:
+                _shift_in(PyUnicode_READ(text_kind, text_data, i + size - 1), size, &high, &low)
             entry = _find(&_text_grams, high, low)
             entry.high, entry.low, entry.stamp = high, low, _text_grams.stamp
         _counted_text, _counted_size = text, size
     _start(&_wanted_grams, wanted_count)
     for i in range(wanted_count):
-        _pack(reference_kind, reference_data, i, size, &high, &low)
+        if i == 0:
+            _pack(reference_kind, reference_data, 0, size, &high, &low)
+        else:
+            _shift_in(
+                PyUnicode_READ(reference_kind, reference_data, i + size - 1), size, &high, &low
+            )
         entry = _find(&_wanted_grams, high, low)
         if entry.stamp == _wanted_grams.stamp:
             continue  # a gram seen before
