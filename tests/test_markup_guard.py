@@ -215,9 +215,25 @@ def test_compiled_noscript_test_finds_a_marker_at_every_offset(scans: str) -> No
 
     if scans != "compiled" or noscript.NOSCRIPT_MARKER.built is None:
         return
-    for size in range(9, 70):
+    # Past 256 bytes: every place in and across the vector code's 128-byte steps, and the tail.
+    for size in range(9, 300):
         for start in range(size - 8):
             for marker in (b"<noscript", b"<NOSCRIPT", b"<noscripx"):
-                data = b"<n" * start + marker + b"N" * (size - 9 - 2 * start)
-                expected = marker != b"<noscripx"
-                assert noscript.NOSCRIPT_MARKER.built(data) == expected, (size, start)
+                for filler in (b"<n", b"x"):
+                    data = (filler * size)[:start] + marker
+                    data += b"N" * (size - len(data))
+                    expected = marker != b"<noscripx"
+                    assert noscript.NOSCRIPT_MARKER.built(data) == expected, (size, start)
+
+
+def test_compiled_control_byte_test_finds_one_at_every_offset(scans: str) -> None:
+    if scans != "compiled":
+        return
+    compiled, python = parsing._scans.has_control_bytes, parsing._REGEX_SCANS.has_control_bytes
+    for size in (1, 63, 64, 127, 128, 129, 300):
+        clean = (b"<p>\tx\r\n" * size)[:size]
+        assert not compiled(clean)
+        for offset in range(size):
+            for byte in (0, 8, 11, 12, 14, 31):
+                data = clean[:offset] + bytes([byte]) + clean[offset + 1 :]
+                assert compiled(data) == python(data) is True, (size, offset, byte)
