@@ -168,12 +168,18 @@ cdef inline uint32_t _simple_fold(uint32_t c) noexcept:
         if c == 0xB5 or c == 0xDF:  # micro sign -> mu, sharp s -> "ss"
             return 0
         return c + 32 if 0xC0 <= c <= 0xDE and c != 0xD7 else c
+    if 0x4E00 <= c <= 0x9FFF:  # CJK ideographs first: most characters of CJK text
+        return c
     if 0x400 <= c <= 0x45F:
         return c + 80 if c < 0x410 else c + 32 if c < 0x430 else c
+    if 0xFF01 <= c <= 0xFFEF:  # full- and halfwidth forms: CJK text's punctuation and digits
+        return c + 32 if 0xFF21 <= c <= 0xFF3A else c
     if (
         0x2000 <= c <= 0x20CF  # general punctuation, super- and subscripts, currency
         or 0x3000 <= c <= 0x30FF  # CJK punctuation, hiragana, katakana
-        or 0x4E00 <= c <= 0x9FFF  # CJK ideographs
+        or 0x2190 <= c <= 0x24B5  # arrows, mathematical and technical signs (not circled A-Z)
+        or 0x24D0 <= c <= 0x2BFF  # circled a-z and numbers, box drawing, shapes, symbols
+        or 0xFE00 <= c <= 0xFEFF  # variation selectors, CJK and small forms, arabic forms
         or 0xAC00 <= c <= 0xD7A3  # hangul syllables
         or 0x0590 <= c <= 0x06FF  # hebrew, arabic
         or 0x0900 <= c <= 0x0E7F  # the indic scripts, thai
