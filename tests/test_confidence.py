@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from lxml import html as lxml_html
 
 from newsspider.extraction.cleaning import clean_tree
@@ -232,3 +236,39 @@ def test_page_evidence_measures_links_position_and_declared_containers() -> None
     assert not other.declared_container
     assert other.body_link_share == 1.0
     assert other.title_agreement == 0.0
+
+
+# The squashed text's compiled twin (`_grams_c.squashed`) against the Python expression: every
+# code point (its case fold and whether it is whitespace), then generated text and limits.
+def _compiled_squash() -> Callable[[str, int], str]:
+    from newsspider.extraction import confidence
+
+    if confidence.SQUASH.built is None:
+        pytest.skip("the compiled squash is not built here")
+    return confidence.SQUASH.built
+
+
+def _python_squash(text: str, limit: int) -> str:
+    return "".join(text[:limit].split()).casefold()
+
+
+def test_compiled_squash_folds_every_code_point_as_python_does() -> None:
+    squash = _compiled_squash()
+    for code in range(0x110000):
+        char = chr(code)
+        assert squash(char, 4) == _python_squash(char, 4), hex(code)
+
+
+_SQUASH_CHARS = [
+    chr(c)
+    for c in (
+        *(0x20, 0x09, 0x0A, 0x85, 0xA0, 0x2003, 0x3000, 0x41, 0x61, 0xB5, 0xC9, 0xD7, 0xDF),
+        *(0x130, 0x3A3, 0x3C2, 0x416, 0x1E9E, 0x2019, 0x212A, 0x4E00, 0xFB00, 0x1F600, 0xD800),
+    )
+]
+
+
+@given(st.lists(st.sampled_from(_SQUASH_CHARS), max_size=30), st.integers(0, 32))
+def test_compiled_squash_is_the_python_squash(chars: list[str], limit: int) -> None:
+    text = "".join(chars)
+    assert _compiled_squash()(text, limit) == _python_squash(text, limit)

@@ -186,3 +186,54 @@ def test_linear_time_on_hostile_repetitions(unit: bytes) -> None:
 def test_extract_flags_a_cut_page() -> None:
     article = extract(b"<p>x" * 300_000)
     assert "truncated" in article.warnings
+
+
+_MARKER_SOUP = st.lists(
+    st.sampled_from(
+        [b"<", b"n", b"N", b"x", b"\x00", b"<noscript", b"<NOSCRIPT", b"<NoScript", b"noscript",
+         b"<noscrip", b"<nav>", b"0123456789abcdef"]
+    ),
+    max_size=30,
+).map(b"".join)  # fmt: skip
+
+
+@settings(
+    max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(data=_MARKER_SOUP)
+def test_compiled_noscript_test_matches_the_python_one(scans: str, data: bytes) -> None:
+    from newsspider.extraction import noscript
+
+    if scans != "compiled" or noscript.NOSCRIPT_MARKER.built is None:
+        return
+    expected = any(marker.encode() in data for marker in noscript._MARKERS)
+    assert noscript.NOSCRIPT_MARKER.built(data) == expected
+
+
+def test_compiled_noscript_test_finds_a_marker_at_every_offset(scans: str) -> None:
+    from newsspider.extraction import noscript
+
+    if scans != "compiled" or noscript.NOSCRIPT_MARKER.built is None:
+        return
+    # Past 256 bytes: every place in and across the vector code's 128-byte steps, and the tail.
+    for size in range(9, 300):
+        for start in range(size - 8):
+            for marker in (b"<noscript", b"<NOSCRIPT", b"<noscripx"):
+                for filler in (b"<n", b"x"):
+                    data = (filler * size)[:start] + marker
+                    data += b"N" * (size - len(data))
+                    expected = marker != b"<noscripx"
+                    assert noscript.NOSCRIPT_MARKER.built(data) == expected, (size, start)
+
+
+def test_compiled_control_byte_test_finds_one_at_every_offset(scans: str) -> None:
+    if scans != "compiled":
+        return
+    compiled, python = parsing._scans.has_control_bytes, parsing._REGEX_SCANS.has_control_bytes
+    for size in (1, 63, 64, 127, 128, 129, 300):
+        clean = (b"<p>\tx\r\n" * size)[:size]
+        assert not compiled(clean)
+        for offset in range(size):
+            for byte in (0, 8, 11, 12, 14, 31):
+                data = clean[:offset] + bytes([byte]) + clean[offset + 1 :]
+                assert compiled(data) == python(data) is True, (size, offset, byte)

@@ -14,9 +14,12 @@ import lzma
 import random
 import zipfile
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 
+import hypothesis
 import pytest
+from hypothesis import strategies as st
 
 from newsspider import extract
 from newsspider.cli import main
@@ -201,3 +204,40 @@ def test_the_content_filter_agrees_on_data_formats() -> None:
     verdict = score_page(feed.encode(), "text/html")
     assert not verdict.keep
     assert verdict.reason == "not_html"
+
+
+# The noise counts' compiled twin (`_utf8_c.noise_runs`) against the regular expressions they
+# stand for, on every code point and on generated text.
+_NOISE_EDGES = [
+    chr(c) for c in (*range(0x21), 0x1B, 0x7E, 0x7F, 0x80, 0x9F, 0xA0, 0xFF, 0x100, 0xFFFC, 0xFFFD)
+] + ["\ufffe", "\U0001f600", "\U0010ffff", "a", "é", " ", "\u4e00"]
+
+
+def _compiled_noise_runs() -> Callable[[str], tuple[int, int]]:
+    from newsspider.extraction import binary
+
+    if binary.NOISE_RUNS.built is None:
+        pytest.skip("the compiled noise counts are not built here")
+    return binary.NOISE_RUNS.built
+
+
+def test_compiled_noise_counts_match_the_regular_expressions_on_every_code_point() -> None:
+    from newsspider.extraction.binary import _noise_runs
+
+    compiled = _compiled_noise_runs()
+    for code in range(0x110000):
+        char = chr(code)
+        assert compiled(char) == _noise_runs(char), hex(code)
+    for code in range(0x100):  # the low characters in two- and four-byte strings too
+        for text in (chr(code) + "\u4e00", chr(code) + "\U0001f600"):
+            assert compiled(text) == _noise_runs(text), hex(code)
+
+
+@hypothesis.given(st.lists(st.sampled_from(_NOISE_EDGES), max_size=30))
+def test_compiled_noise_counts_match_the_regular_expressions_on_generated_text(
+    chars: list[str],
+) -> None:
+    from newsspider.extraction.binary import _noise_runs
+
+    text = "".join(chars)
+    assert _compiled_noise_runs()(text) == _noise_runs(text)

@@ -235,6 +235,9 @@ _SAMPLE: Final = 3000
 
 
 def _squashed(text: str) -> str:
+    squash = SQUASH.active
+    if squash is not None:
+        return squash(text, _SAMPLE)
     return "".join(text[:_SAMPLE].split()).casefold()
 
 
@@ -311,6 +314,12 @@ except ImportError:  # not built: the Python code
     _grams_c = None  # type: ignore[assignment]
 GRAM_SHARE: Final[CompiledTwin[Callable[[str, str, int], tuple[int, int]]]] = CompiledTwin(
     _grams_c.gram_share if _grams_c is not None else None
+)
+
+# The grams' text squashed in C (`_grams_c.squashed`): the same str, without a str a word for
+# the split and the join and, for most text, without Python's table lookups to case fold.
+SQUASH: Final[CompiledTwin[Callable[[str, int], str]]] = CompiledTwin(
+    _grams_c.squashed if _grams_c is not None else None
 )
 
 
