@@ -273,9 +273,10 @@ cdef Py_ssize_t _start(const unsigned char* s, Py_ssize_t n, Py_ssize_t p) noexc
 cdef extern from *:
     """
     /* The two whole-page scans below are written with GCC/Clang vectors (SSE2 on x86-64, NEON
-       on ARM). On x86-64 Linux they are also built for AVX2 and the loader picks the build the
-       processor runs (32 bytes an instruction, and three-operand forms without copies). */
-    #if defined(__GNUC__) && defined(__x86_64__) && defined(__linux__)
+       on ARM). On x86-64 with glibc they are also built for AVX2 and the loader picks the build
+       the processor runs (32 bytes an instruction, and three-operand forms without copies). The
+       pick is an ifunc, which musl (Alpine) lacks: there only the default build is made. */
+    #if defined(__GNUC__) && defined(__x86_64__) && defined(__GLIBC__)
     #define NEWSSPIDER_VECTOR_BUILDS __attribute__((target_clones("avx2", "default")))
     #else
     #define NEWSSPIDER_VECTOR_BUILDS
