@@ -139,6 +139,11 @@ class CompiledTwin(Generic[F]):
         return self.active is not None
 
 
+def compiled_twins() -> tuple[CompiledTwin[Any], ...]:
+    """Every twin made so far (one per Cython function the extraction modules use)."""
+    return tuple(_TWINS)
+
+
 def use_compiled_twins(enabled: bool) -> None:
     """Run every twin (when built) or every Python version, twins made later included."""
     global _twins_on  # noqa: PLW0603 - the switch is module state by design

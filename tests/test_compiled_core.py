@@ -65,6 +65,17 @@ def test_ci_builds_and_uses_the_compiled_core() -> None:
     assert core_loader.COMPILED_CORE, core_loader.PURE_REASON
 
 
+def test_ci_builds_every_cython_twin() -> None:
+    if not IN_CI:
+        pytest.skip("only under CI=true: a machine without a compiler runs the Python twins")
+    from newsspider.extraction import api  # noqa: F401 - imports every module with a twin
+
+    twins = core_loader.compiled_twins()
+    # decoding, class words, confidence (2), binary, noscript, page scan, bylines
+    assert len(twins) >= 8
+    assert all(twin.available and twin.active is not None for twin in twins)
+
+
 @needs_compiled_core
 def test_every_fixture_and_demo_page_is_the_same_article_from_both() -> None:
     compiled, from_compiled = _articles(pure=False)
@@ -80,11 +91,13 @@ def test_the_switch_loads_the_sources_and_turns_every_compiled_part_off() -> Non
     # parts (walk, guard scans, class meaning, UTF-8 check, gram counts).
     code = (
         "from newsspider import core_loader; "
-        "from newsspider.extraction import class_words, confidence, decoding, gil, parsing, "
+        "from newsspider.extraction import api, class_words, confidence, decoding, gil, parsing, "
         "scoring, segments; "
         "print(core_loader.COMPILED_CORE, scoring.__file__.endswith('.py'), "
         "gil.__file__.endswith('.py'), segments.COMPILED, parsing._scans is parsing._REGEX_SCANS, "
-        "class_words.WORK_OUT.active, decoding.UTF8_LENGTH.active, confidence.GRAM_SHARE.active); "
+        "class_words.WORK_OUT.active, decoding.UTF8_LENGTH.active, confidence.GRAM_SHARE.active, "
+        "len(core_loader.compiled_twins()) >= 8, "
+        "any(twin.active for twin in core_loader.compiled_twins())); "
         "print(core_loader.PURE_REASON)"
     )
     env = {**os.environ, "NEWSSPIDER_PURE_PYTHON": "1"}
@@ -92,7 +105,7 @@ def test_the_switch_loads_the_sources_and_turns_every_compiled_part_off() -> Non
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )
     switches, reason = result.stdout.strip().splitlines()
-    assert switches == "False True True False True None None None"
+    assert switches == "False True True False True None None None True False"
     if core_loader.COMPILED_CORE:
         assert reason == "NEWSSPIDER_PURE_PYTHON is set"
 
