@@ -412,6 +412,10 @@ PATTERNS: dict[str, tuple[str, Callable[[int], bytes]]] = {
             + _fill(lambda i: f'<div hidden id="S:{i}"><p>{PROSE[i % 3]}</p></div>', n // 2)
         ).encode(),
     ),
+    "nested-buttons": (
+        "<div>We use cookies. <button>OK repeated (never closed), a <p> at the bottom",
+        lambda n: _repeat("<div>We use cookies. <button>OK", n - 12) + b"<p>end</p>",
+    ),
     "nested-formulas": (
         "<math> inside <math>, each with a token",
         lambda n: (

@@ -571,3 +571,29 @@ def test_a_form_inside_the_article_is_a_box_a_form_around_the_page_is_not() -> N
     assert "Request information" not in body and "Your answer to question" not in body
     wrapped = extract(page(f'<form action="/postback"><article>{paragraphs()}</article></form>'))
     assert_all_paragraphs(wrapped.body)
+
+
+@pytest.mark.parametrize("buttons", [3, 200])
+def test_buttons_holding_a_block_are_found_alone_and_in_one_pass(buttons: int) -> None:
+    # Few buttons are read one by one; many (beyond `_BUTTONS_READ_ALONE`) in one pass over the
+    # page's blocks. Both must name the same buttons: the nested ones above a paragraph, not
+    # the ones beside it or the ones after it.
+    from newsspider.extraction.parsing import parse_html
+
+    nested = "<div>x <button>OK" * buttons + "<p>Inside them all</p>" + "</button></div>" * buttons
+    beside = "<button><span>Menu</span><b>x</b></button>" * buttons
+    after = "<section><button><i>Share</i></button><h2>Next</h2></section>"
+    root = parse_html(f"<html><body>{beside}{nested}{after}</body></html>")
+    assert root is not None
+    with_children = [button for button in root.iter("button") if len(button)]
+    expected = [
+        button
+        for button in with_children
+        if next(
+            button.iter("p", "article", "main", "section", "h1", "h2", "h3", "li", "table"), None
+        )
+        is not None
+    ]
+    found = cleaning._buttons_holding_blocks(root, with_children)
+    assert found == expected
+    assert len(found) == buttons

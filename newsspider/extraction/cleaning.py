@@ -53,12 +53,42 @@ _NOT_IN_A_BUTTON: Final = frozenset(
 )
 
 
+#: Buttons read one by one (their first few descendants, then a scan of the subtree in libxml2);
+#: a page with more buttons is read in one pass instead, which nested buttons need: a scan per
+#: button would read the inner ones' subtrees again for every button around them.
+_BUTTONS_READ_ALONE: Final = 64
+#: Descendants of a button read in Python before its subtree is scanned in libxml2.
+_BUTTON_FEW_NODES: Final = 16
+
+
 def _holds_block(button: etree._Element) -> bool:
     """Is one of `_NOT_IN_A_BUTTON` inside the button?"""
-    # A compiled scan of its few descendants (two, typically): ``button.iter(*tags)`` builds
-    # a nine-tag matcher for every button, about 16,000 instructions. Elements only: a
-    # comment's tag is no string.
-    return any(node.tag in _NOT_IN_A_BUTTON for node in button.iterdescendants(etree.Element))
+    # Most buttons hold two or three elements: reading them costs less than the nine-tag
+    # matcher ``iter(*tags)`` builds (about 16,000 instructions). Elements only: a comment's
+    # tag is no string.
+    for read, node in enumerate(button.iterdescendants(etree.Element)):
+        if node.tag in _NOT_IN_A_BUTTON:
+            return True
+        if read == _BUTTON_FEW_NODES:  # a large one: libxml2 scans it faster
+            return next(button.iter(*_NOT_IN_A_BUTTON), None) is not None
+    return False
+
+
+def _buttons_holding_blocks(
+    root: etree._Element, buttons: list[etree._Element]
+) -> list[etree._Element]:
+    """The buttons (with children, in document order) that hold one of `_NOT_IN_A_BUTTON`."""
+    if len(buttons) <= _BUTTONS_READ_ALONE:
+        return [button for button in buttons if _holds_block(button)]
+    # One pass: every ancestor of such an element, each marked once (a walk up stops at the
+    # first element already marked), so the work is linear in the page however buttons nest.
+    holding: set[etree._Element] = set()
+    for block in root.iter(*_NOT_IN_A_BUTTON):
+        parent = block.getparent()
+        while parent is not None and parent not in holding:
+            holding.add(parent)
+            parent = parent.getparent()
+    return [button for button in buttons if button in holding]
 
 
 #: The attribute `mark_form_boxes` sets on the box around a form's fields; the segment walk
@@ -181,6 +211,7 @@ def clean_tree(root: etree._Element) -> None:
     mark_form_boxes(root)
     controlled: set[str] = set()  # ids the page's buttons open (`aria-controls`)
     formulas: list[etree._Element] = []
+    buttons: list[etree._Element] = []  # with children
     for element in root.iter("button", "dialog", "math"):
         if element.tag == "math":
             formulas.append(element)
@@ -193,9 +224,10 @@ def clean_tree(root: etree._Element) -> None:
             continue
         if (opens := element.get("aria-controls")) is not None:
             controlled.update(opens.split())
-        if len(element) and _holds_block(element):
-            # Kept as a plain block: stripping it would take the page with it.
-            element.tag = "div"
+        if len(element):
+            buttons.append(element)
+    for button in _buttons_holding_blocks(root, buttons):
+        button.tag = "div"  # kept as a plain block: stripping it would take the page with it
     if formulas:
         _read_formulas(root, formulas)
     if controlled:  # before the buttons go: what they open is content, collapsed
