@@ -146,6 +146,11 @@ def _extract(
             record.thread_posts = thread.posts if thread is not None else None
         runner_up_ratio = choice.runner_up / choice.score if choice.score > 0 else 1.0
         furniture: Sequence[bool] | None = choice.furniture.segments
+        if record is None:
+            # The body is chosen: no later stage reads the tree, so it goes now, not after
+            # them (on a big page its memory is reused by theirs instead of fresh pages).
+            page.block_elements = []
+            root = None
     else:
         result = STRATEGIES[algorithm](StrategyInput(root, page))
         if result is None:
@@ -195,6 +200,8 @@ def _extract(
         record.signals, record.shape, record.features = signals, shape, features
         record.is_article_hint, record.structured_agreement = metadata.is_article_hint, agreement
         record.presence = presence
+    # Scoring's per-block and per-segment lists are read no more: freed before the HTML is built.
+    choice = thread = furniture = None
     return Article(
         url=url,
         body=text,

@@ -39,8 +39,11 @@ def body_html(
     page: PageSegments, segment_ids: tuple[int, ...], caption_ids: tuple[int, ...]
 ) -> str:
     """Render kept segments (and captions) in document order."""
-    ordered = sorted({*segment_ids, *caption_ids})
+    # Sorted with repeats skipped in the loop: a set of every id would take several times the
+    # memory of the list on a big body.
+    ordered = sorted(segment_ids + caption_ids)
     captions = set(caption_ids)
+    previous = -1
     out: list[str] = []
     open_list: str | None = None
     open_row: int | None = None
@@ -60,6 +63,9 @@ def body_html(
             open_row = None
 
     for index in ordered:
+        if index == previous:
+            continue
+        previous = index
         tag = page.segment_tags[index]
         lines = page.segment_lines[index]
         inner = _escape(lines[0]) if len(lines) == 1 else "<br>".join(map(_escape, lines))

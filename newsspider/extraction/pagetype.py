@@ -246,8 +246,15 @@ def body_shape(
     prose_total = page.prose[0] if page.prose else 0
     body_prose = sum(all_chars[i] - all_link_chars[i] for i in segment_ids)
     end = page.block_ends[container]
-    inside = [i for i, owner in enumerate(page.segment_owners) if container <= owner <= end]
-    inside_chars = sum(all_chars[i] for i in inside) or 1
+    # One index loop for both sums: no page-sized list of the container's segment ids.
+    owners = page.segment_owners
+    inside_chars = inside_links = 0
+    for index in range(len(owners)):
+        owner = owners[index]
+        if container <= owner <= end:
+            inside_chars += all_chars[index]
+            inside_links += all_link_chars[index]
+    inside_chars = inside_chars or 1
     # Segment ids count in document order: the span's missing ids are the skipped pieces.
     skipped = max(segment_ids) - min(segment_ids) + 1 - len(segment_ids) if segment_ids else 0
     headings = sum(1 for i in segment_ids if tags[i] in SUBHEADING_TAGS)
@@ -257,7 +264,7 @@ def body_shape(
         punctuation=punctuation,
         body_share=body_prose / prose_total if prose_total else 0.0,
         page_link_density=total_links / total,
-        container_link_density=sum(all_link_chars[i] for i in inside) / inside_chars,
+        container_link_density=inside_links / inside_chars,
         skipped_inside=skipped,
         heading_share=headings / len(segment_ids) if segment_ids else 0.0,
         tag_ratio_agreement=tag_ratio_agreement(page, segment_ids, chars),
@@ -305,7 +312,10 @@ def tag_ratio_agreement(page: PageSegments, segment_ids: tuple[int, ...], body_c
         deviation = value - mean
         squares += deviation * deviation
     threshold = DENSE_SPREAD * math.sqrt(squares / count)
-    body = set(segment_ids)
+    # A flag per segment: a set of the body's ids would take about twenty times the memory.
+    body = [False] * count
+    for index in segment_ids:
+        body[index] = True
     captions = page.block_captions
     dense = shared = 0
     for index, value in enumerate(smoothed):
@@ -316,6 +326,6 @@ def tag_ratio_agreement(page: PageSegments, segment_ids: tuple[int, ...], body_c
             continue
         weight = chars[index] + DENSE_CHAR_EXTRA * page.segment_dense_chars[index]
         dense += weight
-        if index in body:
+        if body[index]:
             shared += weight
     return shared / (body_chars + dense - shared)

@@ -94,8 +94,9 @@ class FurnitureMarks:
 class ContainerChoice:
     block: int  # id of the chosen container block
     score: float
-    values: tuple[float, ...]  # value per segment
-    subtree_scores: tuple[float, ...]  # score per block
+    # Lists, not tuples: a tuple would copy each page-sized list once more. Read-only.
+    values: list[float]  # value per segment
+    subtree_scores: list[float]  # score per block
     #: What scoring judged to be furniture: assembly leaves it out of the body.
     furniture: FurnitureMarks
     #: Best score of a block outside the chosen subtree and its ancestors: a close runner-up
@@ -143,7 +144,7 @@ def teaser_blocks(page: PageSegments) -> list[bool]:
     return teaser
 
 
-def _subtree_scores(page: PageSegments, values: tuple[float, ...]) -> list[float]:
+def _subtree_scores(page: PageSegments, values: list[float]) -> list[float]:
     parents = page.block_parents
     scores = [0.0] * len(parents)
     owners = page.segment_owners
@@ -378,8 +379,7 @@ def choose_container(page: PageSegments) -> ContainerChoice | None:
             # A teaser's summary can cost the page's score but never add to it.
             if teaser[owner] and value_list[index] > 0.0:
                 value_list[index] = 0.0
-    values = tuple(value_list)
-    scores = _subtree_scores(page, values)
+    scores = _subtree_scores(page, value_list)
     adjusted = list(scores)
     for block_id, furniture in enumerate(marks.blocks):
         if furniture:
@@ -399,18 +399,29 @@ def choose_container(page: PageSegments) -> ContainerChoice | None:
     if run:
         best = parents[run[0]]
         run_score = sum(scores[block_id] for block_id in run)
-    # Outside the chosen subtree: before it (less its ancestors) or after it. Furniture needs
-    # no test: its adjusted score is at most -1, below the runner-up's floor of 0.0.
-    before = adjusted[:best]
+    return ContainerChoice(
+        best, run_score, value_list, scores, marks, _runner_up(page, adjusted, best), tuple(run)
+    )
+
+
+def _runner_up(page: PageSegments, adjusted: list[float], best: int) -> float:
+    """The best adjusted score outside `best`'s subtree and its ancestors, at least 0.0.
+
+    Furniture needs no test: its adjusted score is at most -1, below the floor. An index loop,
+    not a max() over slices: those would copy the page-sized list."""
+    parents = page.block_parents
+    ancestors: set[int] = set()
     block_id = parents[best]
     while block_id >= 0:
-        before[block_id] = -math.inf
+        ancestors.add(block_id)
         block_id = parents[block_id]
-    after = adjusted[page.block_ends[best] + 1 :]
-    runner_up = max(max(before, default=0.0), max(after, default=0.0))
-    return ContainerChoice(
-        best, run_score, values, tuple(scores), marks, max(runner_up, 0.0), tuple(run)
-    )
+    runner_up = 0.0
+    for block_id in range(best):
+        if adjusted[block_id] > runner_up and block_id not in ancestors:
+            runner_up = adjusted[block_id]
+    for block_id in range(page.block_ends[best] + 1, len(adjusted)):
+        runner_up = max(runner_up, adjusted[block_id])
+    return runner_up
 
 
 #: A run of sibling blocks is the article when it scores at least this many times the best
