@@ -220,3 +220,16 @@ def test_a_box_of_links_between_paragraphs_does_not_end_the_run() -> None:
     run = best_child_run(page, weighed, refs, [False] * len(weighed))
     assert run[:2] == children[:2]  # the lead is in
     assert run[-1] in children[-2:]
+
+
+def test_a_blocks_ancestors_are_the_blocks_around_it_up_to_the_root() -> None:
+    root = lxml_html.fromstring(
+        "<html><body><div><section><p>One</p></section><p>Two</p></div></body></html>"
+    )
+    page = segment_page(root)
+    ids = {tag: [i for i, t in enumerate(page.block_tags) if t == tag] for tag in page.block_tags}
+    first_p, second_p = ids["p"]
+    around_first = {ids["html"][0], ids["body"][0], ids["div"][0], ids["section"][0]}
+    assert page.ancestors(first_p) == around_first
+    assert page.ancestors(second_p) == around_first - set(ids["section"])
+    assert page.ancestors(ids["html"][0]) == set()

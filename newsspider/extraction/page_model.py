@@ -130,6 +130,16 @@ class PageSegments:
             if tag in TEASER_HEADINGS and chars and link_chars * 2 > chars
         ]
 
+    def ancestors(self, block_id: int) -> set[int]:
+        """The ids of the blocks around `block_id` (not itself), up to the root."""
+        parents = self.block_parents
+        found: set[int] = set()
+        block = parents[block_id]
+        while block >= 0:
+            found.add(block)
+            block = parents[block]
+        return found
+
     def is_wrapper(self, block_id: int, around: int) -> bool:
         """Does this block hold so much of `around` that it is a layout wrapper, not furniture?
 

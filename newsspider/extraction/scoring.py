@@ -409,12 +409,7 @@ def _runner_up(page: PageSegments, adjusted: list[float], best: int) -> float:
 
     Furniture needs no test: its adjusted score is at most -1, below the floor. An index loop,
     not a max() over slices: those would copy the page-sized list."""
-    parents = page.block_parents
-    ancestors: set[int] = set()
-    block_id = parents[best]
-    while block_id >= 0:
-        ancestors.add(block_id)
-        block_id = parents[block_id]
+    ancestors = page.ancestors(best)
     runner_up = 0.0
     for block_id in range(best):
         if adjusted[block_id] > runner_up and block_id not in ancestors:

@@ -496,11 +496,7 @@ def _free_headline_words(page: PageSegments, named: list[tuple[int, frozenset[st
     if element.find(".//a") is not None or not page.prose[headline]:
         return
     parents = page.block_parents
-    ancestors: set[int] = set()
-    block = parents[headline]
-    while block >= 0:
-        ancestors.add(block)
-        block = parents[block]
+    ancestors = page.ancestors(headline)
     # The named blocks among them (a dict of every named block cost more than this scan).
     words_of = {block_id: words for block_id, words in named if block_id in ancestors}
     layout: set[str] = set()
