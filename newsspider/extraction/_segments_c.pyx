@@ -255,6 +255,10 @@ cdef class _Walk:
     # The int object of every block id, made once: parents, ends and segment owners share them
     # (a fresh int per entry was three objects per block, 5.6 MB on a 5 MB page).
     cdef list block_ids
+    # The lines of the segment `flush` is making (`keep_line`).
+    cdef object first_line
+    cdef list more_lines
+    cdef Py_ssize_t line_count
     cdef list owners, lines, chars, link_chars, punctuation, dense_chars, segment_tags, colons
     cdef object main_regions
     cdef _TagEntry* tag_table
@@ -440,11 +444,22 @@ cdef class _Walk:
         self.link_words = 0
         self.link_after_space = True
 
+    cdef inline int keep_line(self, str line) except -1:
+        """One normalised line of the segment `flush` is making: a list only from the second
+        line on (most segments are one line, made a 1-tuple without a list)."""
+        if self.line_count == 0:
+            self.first_line = line
+        else:
+            if self.line_count == 1:
+                self.more_lines = [self.first_line]
+            self.more_lines.append(line)
+        self.line_count += 1
+        return 0
+
     cdef int flush(self, int owner) except -1:
         """segments.py's `flush`: the pieces become one segment of normalised lines."""
-        cdef list lines = None  # from the second line on
-        cdef object first = None, line_text
-        cdef Py_ssize_t count = 0
+        cdef object line_text
+        cdef Py_ssize_t count
         cdef Py_ssize_t i, start, end, length = self.text_length, written
         cdef Py_ssize_t chars = 0, punctuation = 0, dense = 0, link_chars
         cdef Py_UCS4 code, last = 0
@@ -452,6 +467,7 @@ cdef class _Walk:
         cdef Py_UCS4* line
         cdef bint in_word
         self.has_text = False
+        self.line_count = 0
         link_chars = self.link_nonspace + self.link_words - 1 if self.link_words else 0
         self.clear()
         if self.pre_depth:
@@ -466,13 +482,7 @@ cdef class _Walk:
                     i -= 1
                 if i > start:  # line.strip() is not empty: there is a non-space character
                     line_text = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, text + start, i - start)
-                    if count == 0:
-                        first = line_text
-                    else:
-                        if count == 1:
-                            lines = [first]
-                        lines.append(line_text)
-                    count += 1
+                    self.keep_line(line_text)
                     chars += i - start
                     for written in range(start, i):
                         code = text[written]
@@ -506,17 +516,12 @@ cdef class _Walk:
                     end += 1
                 if written or (start == 0 and end == length):
                     line_text = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, line, written)
-                    if count == 0:
-                        first = line_text
-                    else:
-                        if count == 1:
-                            lines = [first]
-                        lines.append(line_text)
-                    count += 1
+                    self.keep_line(line_text)
                     chars += written
                     if written:
                         last = line[written - 1]
                 start = end + 1
+        count = self.line_count
         if not count:
             return 0
         chars += count - 1  # the spaces " ".join(lines) puts between them
@@ -525,7 +530,8 @@ cdef class _Walk:
         self.owners.append(self.block_ids[owner])
         # A tuple, as in the Python walk (the collector untracks it); most segments are one
         # line, made a tuple without a list.
-        self.lines.append((first,) if count == 1 else tuple(lines))
+        self.lines.append((self.first_line,) if count == 1 else tuple(self.more_lines))
+        self.first_line = self.more_lines = None
         self.chars.append(chars)
         self.link_chars.append(link_chars if link_chars < chars else chars)
         self.punctuation.append(punctuation)
