@@ -76,6 +76,14 @@ class PageItem:
             warnings=response_warnings(response),
         )
 
+    def crawl_context(self) -> dict[str, Any]:
+        """What the exported record keeps of the fetch: ``status``, the copied request meta
+        (``depth``, ``redirect_urls``, ``retry_times``) and the hints, when there are any."""
+        context: dict[str, Any] = {"status": self.status, **self.meta}
+        if self.hints:
+            context["hints"] = dict(self.hints)
+        return context
+
     @property
     def reference_time(self) -> datetime | None:
         """`fetched_at` as a datetime: pass it as `extract(..., reference_time=...)`."""
@@ -121,6 +129,9 @@ class ArticleItem:
     fetched_at: str | None = None
     #: True when kept although below ``NEWSSPIDER_MIN_CONFIDENCE`` (flag mode).
     low_confidence: bool = False
+    #: How the page was fetched (`PageItem.crawl_context`): ``status``, and when known
+    #: ``depth``, ``redirect_urls``, ``retry_times`` and the extraction ``hints``.
+    crawl: dict[str, Any] = field(default_factory=dict)
 
     def __repr__(self) -> str:
         # Scrapy logs every scraped item with its repr (DEBUG): whole bodies made the log far
@@ -141,6 +152,7 @@ class ArticleItem:
         item = cls(**_article_values(article))
         if page is not None:
             item.fetched_at = page.fetched_at
+            item.crawl = page.crawl_context()
             if item.url is None:
                 item.url = page.url
         item.low_confidence = low_confidence

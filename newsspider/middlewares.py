@@ -4,7 +4,8 @@ Which responses are judged (so listing pages the crawl needs are never starved):
 
 1. ``request.meta["newsspider_judge"]`` True/False decides, when set;
 2. otherwise, with ``NEWSSPIDER_CONTENT_FILTER_SCOPE = "marked"`` (the default), only responses
-   routed to a callback decorated with `article_callback` (also through `CrawlSpider` rules);
+   routed to a callback decorated with `article_callback`; `CrawlSpider` rules mark their requests
+   with ``process_request=judge_as_article`` (or are built with `article_rule`);
 3. with ``"all"``, every response.
 
 Only 2xx responses are judged; errors stay with Scrapy's own handling (retries, HttpError).
@@ -51,7 +52,13 @@ from newsspider.settings_defaults import (
     META_VERDICT,
 )
 
-__all__ = ["ContentFilterMiddleware", "PageDropped", "article_callback"]
+__all__ = [
+    "ContentFilterMiddleware",
+    "PageDropped",
+    "article_callback",
+    "article_rule",
+    "judge_as_article",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -67,6 +74,33 @@ def article_callback(func: _F) -> _F:
     routed to it (under the default scope)."""
     setattr(func, _MARK, True)
     return func
+
+
+def judge_as_article(request: Any, response: Any = None) -> Any:
+    """A `CrawlSpider` rule's ``process_request``: the content filter judges the request's
+    response (``meta["newsspider_judge"] = True``). CrawlSpider sends every rule's requests to
+    a callback of its own, so a decorated rule callback alone is not visible to the filter."""
+    request.meta[META_JUDGE] = True
+    return request
+
+
+def article_rule(link_extractor: Any = None, callback: Any = None, **kwargs: Any) -> Any:
+    """A `scrapy.spiders.Rule` whose responses the content filter judges (`judge_as_article`,
+    after the rule's own ``process_request`` when given as a callable)."""
+    from scrapy.spiders import Rule
+
+    own = kwargs.pop("process_request", None)
+    if own is None:
+        process: Any = judge_as_article
+    elif callable(own):
+
+        def process(request: Any, response: Any) -> Any:
+            result = own(request, response)
+            return judge_as_article(result, response) if result is not None else None
+
+    else:
+        raise TypeError("article_rule: pass process_request as a callable, not a method name")
+    return Rule(link_extractor, callback, process_request=process, **kwargs)
 
 
 class PageDropped(IgnoreRequest):
@@ -214,20 +248,7 @@ class ContentFilterMiddleware:
             return bool(explicit)
         if self.scope == "all":
             return True
-        return bool(getattr(self._user_callback(request), _MARK, False))
-
-    def _user_callback(self, request: Any) -> Any:
-        callback = request.callback
-        spider = getattr(self.crawler, "spider", None)
-        # CrawlSpider routes every rule through its own `_callback`; the rule holds the user's.
-        rule_index = request.meta.get("rule")
-        rules = getattr(spider, "_rules", None)
-        if rule_index is not None and rules and getattr(callback, "__name__", "") == "_callback":
-            try:
-                return rules[rule_index].callback
-            except (IndexError, TypeError):
-                return None
-        return callback
+        return bool(getattr(request.callback, _MARK, False))
 
     def _log_drop(self, url: str, reason: str, judgement: Judgement) -> None:
         why = _explanation(judgement, self.min_presence)

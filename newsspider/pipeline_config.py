@@ -23,6 +23,7 @@ from newsspider.settings_defaults import (
     EXTRACT_MODE,
     EXTRACT_START_METHOD,
     EXTRACT_WORKERS,
+    ITEM_SCHEMA,
     LOW_CONFIDENCE_ACTION,
     MIN_CONFIDENCE,
     RELATIVE_DATES,
@@ -33,6 +34,7 @@ __all__ = ["PipelineConfig"]
 
 _MODES = ("thread", "process")
 _ACTIONS = ("drop", "flag")
+_SCHEMAS = ("newsspider", "zyte")
 _DEFAULT_THREADS = 4
 
 
@@ -52,6 +54,7 @@ class PipelineConfig:
     truncated_max_confidence: float = 0.2
     explain_dir: Path | None = None
     explain_max: int = 100
+    item_schema: str = "newsspider"
 
     @classmethod
     def from_settings(cls, settings: Any) -> PipelineConfig:
@@ -73,6 +76,7 @@ class PipelineConfig:
             truncated_max_confidence=float(get(TRUNCATED_MAX_CONFIDENCE)),
             explain_dir=Path(get(EXPLAIN_DIR)) if get(EXPLAIN_DIR) else None,
             explain_max=int(get(EXPLAIN_MAX) or 0),
+            item_schema=str(get(ITEM_SCHEMA)).lower(),
         )
         # Misconfiguration fails the crawl at start-up, not silently mid-crawl.
         if config.mode not in _MODES:
@@ -85,6 +89,15 @@ class PipelineConfig:
             raise ValueError(
                 f"{EXTRACT_ALGORITHM} must be one of {ALGORITHMS}, got {config.algorithm!r}"
             )
+        if config.item_schema not in _SCHEMAS:
+            raise ValueError(f"{ITEM_SCHEMA} must be one of {_SCHEMAS}, got {config.item_schema!r}")
+        if config.item_schema == "zyte":
+            try:
+                import zyte_common_items  # noqa: F401
+            except ImportError as exc:
+                raise ValueError(
+                    f"{ITEM_SCHEMA} = 'zyte' needs zyte-common-items: pip install newsspider[poet]"
+                ) from exc
         if config.explain_max < 0:
             raise ValueError(f"{EXPLAIN_MAX} must be >= 0, got {config.explain_max}")
         if config.workers < 0:

@@ -41,7 +41,8 @@ _PAGE_TYPE_COUNT = {t: f"{_STATS}page_type_count/{t}" for t in PAGE_TYPES}
 
 
 class ArticlePipeline:
-    """Replaces each `PageItem` with an `ArticleItem`; passes other items through untouched.
+    """Replaces each `PageItem` with an `ArticleItem` (or, with ``NEWSSPIDER_ITEM_SCHEMA =
+    "zyte"``, a zyte-common-items `Article`); passes other items through untouched.
 
     Low-confidence articles are dropped (``DropItem`` at INFO) or flagged, per
     ``NEWSSPIDER_LOW_CONFIDENCE``; an article from a truncated response (`PageItem.warnings`)
@@ -108,6 +109,12 @@ class ArticlePipeline:
         if low:
             stats.inc_value(_FLAGGED_COUNT)
         stats.inc_value(_ARTICLE_COUNT)
+        if self.config.item_schema == "zyte":
+            from newsspider.poet.items import to_zyte_article
+
+            return to_zyte_article(
+                article, url=item.url, fetched_at=item.fetched_at, probability=confidence
+            )
         result = ArticleItem.from_article(article, item, low_confidence=low)
         if item.warnings:
             result.confidence = confidence

@@ -22,6 +22,10 @@ PIPELINE_PATH: Final = "newsspider.pipelines.ArticlePipeline"
 CONTENT_FILTER_PATH: Final = "newsspider.middlewares.ContentFilterMiddleware"
 #: Above 590 (HttpCompressionMiddleware): it sees the body still compressed.
 TRUNCATION_PRIORITY: Final = 595
+#: The scrapy-poet provider of `newsspider.poet.ExtractionWorkers` (the add-on registers it).
+POET_PROVIDER_PATH: Final = "newsspider.poet.provider.ExtractionWorkersProvider"
+POET_PROVIDER_PRIORITY: Final = 500
+BUNDLED_SPIDERS_MODULE: Final = "newsspider.spiders"
 TRUNCATION_PATH: Final = "newsspider.truncation.TruncationMiddleware"
 
 # --- pipeline -------------------------------------------------------------------------------
@@ -51,6 +55,10 @@ LOW_CONFIDENCE_ACTION: Final = "NEWSSPIDER_LOW_CONFIDENCE"
 #: A folder: the explain report (``newsspider explain``) of each page below the confidence
 #: threshold is written there, to see what was dropped and why. Unset: no reports.
 EXPLAIN_DIR: Final = "NEWSSPIDER_EXPLAIN_DIR"
+#: The add-on adds the bundled spiders to SPIDER_MODULES (False: it does not).
+BUNDLED_SPIDERS: Final = "NEWSSPIDER_BUNDLED_SPIDERS"
+#: "newsspider" (`ArticleItem`) or "zyte" (zyte-common-items `Article`, needs newsspider[poet]).
+ITEM_SCHEMA: Final = "NEWSSPIDER_ITEM_SCHEMA"
 #: At most this many explain reports per crawl.
 EXPLAIN_MAX: Final = "NEWSSPIDER_EXPLAIN_MAX"
 
@@ -132,6 +140,8 @@ DEFAULTS: Final[dict[str, Any]] = {
     MIN_CONFIDENCE: DROP_THRESHOLD,
     LOW_CONFIDENCE_ACTION: "drop",
     EXPLAIN_DIR: None,
+    ITEM_SCHEMA: "newsspider",
+    BUNDLED_SPIDERS: True,
     EXPLAIN_MAX: 100,
     CONTENT_FILTER_ENABLED: True,
     CONTENT_FILTER_SCOPE: "marked",

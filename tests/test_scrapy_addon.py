@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
 from typing import Any
 
 from scrapy import Spider
+from scrapy.addons import AddonManager
 from scrapy.crawler import Crawler
 from scrapy.settings import Settings
 from scrapy.utils.conf import build_component_list
@@ -22,15 +24,29 @@ MANUAL = {
         "newsspider.truncation.TruncationMiddleware": 595,
     },
     "FEED_EXPORT_ENCODING": "utf-8",
+    "SPIDER_MODULES": ["newsspider.spiders"],
+    "SPIDER_CONTRACTS": {"newsspider.contracts.DemoPageContract": 10},
 }
-COMPONENT_DICTS = ("ITEM_PIPELINES", "DOWNLOADER_MIDDLEWARES", "SPIDER_MIDDLEWARES", "EXTENSIONS")
+if importlib.util.find_spec("scrapy_poet") and importlib.util.find_spec("zyte_common_items"):
+    MANUAL["SCRAPY_POET_PROVIDERS"] = {"newsspider.poet.provider.ExtractionWorkersProvider": 500}
+COMPONENT_DICTS = (
+    "ITEM_PIPELINES",
+    "DOWNLOADER_MIDDLEWARES",
+    "SPIDER_MIDDLEWARES",
+    "EXTENSIONS",
+    "SPIDER_CONTRACTS",
+    "SCRAPY_POET_PROVIDERS",
+)
 
 
 def effective(project: dict[str, Any]) -> Settings:
     """Settings as a crawler sees them after add-ons ran (no reactor, no crawl)."""
     settings = Settings()
     settings.setdict(project, priority="project")
-    crawler = Crawler(Spider, settings)
+    # What `scrapy` / CrawlerProcess run before a crawler exists (SPIDER_MODULES), then the rest.
+    crawler_process_settings = settings.copy()
+    AddonManager.load_pre_crawler_settings(crawler_process_settings)
+    crawler = Crawler(Spider, crawler_process_settings)
     crawler.addons.load_settings(crawler.settings)
     return crawler.settings
 
@@ -92,3 +108,22 @@ def test_user_choices_win() -> None:
 def test_addon_writes_no_newsspider_settings() -> None:
     settings = effective({"ADDONS": {Addon: 300}})
     assert not [name for name in settings if name.startswith("NEWSSPIDER_")]
+
+
+def test_addon_adds_the_bundled_spiders_after_the_project_ones() -> None:
+    alone = effective({"ADDONS": {Addon: 300}})
+    assert alone.getlist("SPIDER_MODULES") == ["newsspider.spiders"]
+    project = effective({"ADDONS": {Addon: 300}, "SPIDER_MODULES": ["myproject.spiders"]})
+    assert project.getlist("SPIDER_MODULES") == ["myproject.spiders", "newsspider.spiders"]
+    listed = effective(
+        {"ADDONS": {Addon: 300}, "SPIDER_MODULES": ["newsspider.spiders", "myproject.spiders"]}
+    )
+    assert listed.getlist("SPIDER_MODULES") == ["newsspider.spiders", "myproject.spiders"]
+    opted_out = effective(
+        {
+            "ADDONS": {Addon: 300},
+            "SPIDER_MODULES": ["myproject.spiders"],
+            "NEWSSPIDER_BUNDLED_SPIDERS": False,
+        }
+    )
+    assert opted_out.getlist("SPIDER_MODULES") == ["myproject.spiders"]

@@ -19,7 +19,7 @@ def test_article_item_field_order_and_coverage() -> None:
     names = [f.name for f in fields(ArticleItem)]
     assert names[:5] == ["url", "title", "body", "date", "confidence"]
     assert set(Article.field_names()) <= set(names), "ArticleItem must carry every Article field"
-    assert names[-2:] == ["fetched_at", "low_confidence"]
+    assert names[-3:] == ["fetched_at", "low_confidence", "crawl"]
 
 
 def test_article_item_from_article_is_json_ready() -> None:
@@ -33,6 +33,31 @@ def test_article_item_from_article_is_json_ready() -> None:
     assert data["fetched_at"] == "2024-05-01T10:00:00+00:00"
     assert data["low_confidence"] is True
     assert "<html>" not in json.dumps(data)
+
+
+def test_crawl_context_survives_into_the_record() -> None:
+    """Status, depth, redirects, retries and hints of the fetch are exported with the article."""
+    request = Request(
+        URL,
+        meta={
+            "depth": 3,
+            "redirect_urls": ["http://example.com/old"],
+            "retry_times": 1,
+            "newsspider_hints": {"title": "From feed"},
+        },
+    )
+    response = HtmlResponse(URL, body=b"<html></html>", status=203, request=request)
+    page = PageItem.from_response(response)
+    item = ArticleItem.from_article(Article(url=URL), page)
+    data = json.loads(json.dumps(ItemAdapter(item).asdict()))
+    assert data["crawl"] == {
+        "status": 203,
+        "depth": 3,
+        "redirect_urls": ["http://example.com/old"],
+        "retry_times": 1,
+        "hints": {"title": "From feed"},
+    }
+    assert ArticleItem.from_article(Article(url=URL)).crawl == {}
 
 
 def test_page_item_from_html_response() -> None:

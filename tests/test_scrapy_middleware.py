@@ -18,7 +18,12 @@ from scrapy.spiders import CrawlSpider, Rule
 
 from newsspider.extraction_runner import ExtractionRunner
 from newsspider.items import PageItem
-from newsspider.middlewares import ContentFilterMiddleware, PageDropped, article_callback
+from newsspider.middlewares import (
+    ContentFilterMiddleware,
+    PageDropped,
+    article_callback,
+    article_rule,
+)
 
 ARTICLE = (
     b"<html><body><article>"
@@ -54,10 +59,10 @@ class RulesSpider(CrawlSpider):
     name = "rules"
     rules = (
         Rule(LinkExtractor(allow="/list/"), follow=True),
-        Rule(LinkExtractor(allow="/story/"), callback="parse_story"),
+        article_rule(LinkExtractor(allow="/story/"), callback="parse_story"),
+        Rule(LinkExtractor(allow="/video/"), callback="parse_story"),
     )
 
-    @article_callback
     def parse_story(self, response: Any) -> Any:
         return None
 
@@ -118,14 +123,36 @@ def test_meta_overrides_scope() -> None:
         judge(everything, plain, response(plain))
 
 
-def test_crawl_spider_rule_callbacks() -> None:
+def test_crawl_spider_rules_mark_their_requests() -> None:
+    """An `article_rule`'s requests are judged, other rules' not: CrawlSpider passes every
+    request of a rule through the rule's public ``process_request`` hook, and the middleware
+    reads only the request (no CrawlSpider internals)."""
     spider = RulesSpider()
-    spider._compile_rules()
     mw = make(spider=spider)
-    story = Request("http://a.example/story/1", callback=spider._callback, meta={"rule": 1})
-    listing = Request("http://a.example/list/1", callback=spider._callback, meta={"rule": 0})
-    assert mw.should_judge(story)
-    assert not mw.should_judge(listing)
+    page = HtmlResponse("http://a.example/", body=b"<a href='/story/1'>x</a>", encoding="utf-8")
+    built = {}
+    for rule, kind in zip(spider.rules, ("list", "story", "video"), strict=True):
+        request = Request(f"http://a.example/{kind}/1")
+        built[kind] = rule.process_request(request, page) if rule.process_request else request
+    assert mw.should_judge(built["story"])
+    assert not mw.should_judge(built["list"])
+    assert not mw.should_judge(built["video"])
+
+
+def test_article_rule_keeps_its_own_process_request() -> None:
+    seen: list[str] = []
+
+    def own(request: Request, response: Any) -> Request | None:
+        seen.append(request.url)
+        return None if "skip" in request.url else request
+
+    rule = article_rule(LinkExtractor(), process_request=own)
+    kept = rule.process_request(Request("http://a.example/story/1"), None)
+    assert kept is not None and kept.meta["newsspider_judge"] is True
+    assert rule.process_request(Request("http://a.example/skip"), None) is None
+    assert seen == ["http://a.example/story/1", "http://a.example/skip"]
+    with pytest.raises(TypeError):
+        article_rule(LinkExtractor(), process_request="a_method_name")
 
 
 def test_drop_carries_response_reason_and_counts() -> None:

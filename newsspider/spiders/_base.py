@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import logging
+import os
 from collections.abc import AsyncIterator, Iterable, Iterator
 from datetime import date
 from typing import Any, ClassVar, Literal, Self
@@ -12,6 +13,7 @@ import scrapy
 from scrapy.http import Request, Response
 from scrapy.settings import SETTINGS_PRIORITIES
 from scrapy.utils.misc import load_object
+from scrapy.utils.request import fingerprint
 from twisted.python.failure import Failure
 
 from newsspider.items import PageItem
@@ -140,8 +142,10 @@ class NewsSpider(scrapy.Spider):
         super().__init__(**kwargs)
         no_start_urls = url is None and urls_file is None
         # A shared crawl's workers may start with no URL of their own: seeds come from Redis.
+        # `scrapy check` (SCRAPY_CHECK set) runs the callbacks' contracts: no start URLs.
+        checking = bool(os.environ.get("SCRAPY_CHECK"))
         self.start_urls: list[str] = (
-            [] if no_start_urls and _seeds_from_redis else parse_urls(url, urls_file)
+            [] if no_start_urls and (_seeds_from_redis or checking) else parse_urls(url, urls_file)
         )
         self.since: date | None = parse_since(since)
         self.max_articles = parse_limit("max_articles", max_articles, 0)
@@ -150,8 +154,9 @@ class NewsSpider(scrapy.Spider):
             name: parse_limit(name, value, self.extra_limits[name])
             for name, value in limits.items()
         }
-        # URLs already asked for (links repeat on every page, and limits count each URL once)
-        # and the limits' counts. In `self.state` when the job has a JOBDIR: see `_progress`.
+        # Request fingerprints of the URLs already asked for (links repeat on every page, and
+        # limits count each URL once) and the limits' counts. In `self.state` when the job has
+        # a JOBDIR: see `_progress`.
         self._progress_now: dict[str, Any] = {"requested": set(), "articles": 0, "pages": 0}
         self._logged_failures: set[str] = set()
 
@@ -168,7 +173,7 @@ class NewsSpider(scrapy.Spider):
             name for name in extra if not name.startswith("_") and not hasattr(type(self), name)
         )
         if unknown:
-            logging.getLogger(self.name).warning(
+            self.logger.warning(
                 "Unknown argument%s for spider %r: %s (ignored; known: %s)",
                 "s" if len(unknown) > 1 else "",
                 self.name,
@@ -212,9 +217,25 @@ class NewsSpider(scrapy.Spider):
 
     # --- requests --------------------------------------------------------------------------
 
+    def seen_key(self, url: str) -> bytes:
+        """What the spider remembers of a requested URL: its request fingerprint, by the
+        crawl's own fingerprinter (``REQUEST_FINGERPRINTER_CLASS``; Scrapy's default outside a
+        crawl), so that URLs Scrapy's duplicate filter takes for one count once here too."""
+        crawler = getattr(self, "crawler", None)
+        fingerprinter = getattr(crawler, "request_fingerprinter", None)
+        request = Request(url)
+        if fingerprinter is not None:
+            key: bytes = fingerprinter.fingerprint(request)
+            return key
+        return fingerprint(request)
+
+    def requested(self, url: str) -> bool:
+        """Whether a request for ``url`` was already issued (or counted by `take`)."""
+        return self.seen_key(url) in self._progress()["requested"]
+
     def page_request(self, url: str, callback: Any, **kwargs: Any) -> Request | None:
         """A request for a feed, sitemap or listing page: never judged, counted in max_pages."""
-        if url in self._progress()["requested"] or not self.take("pages", url):
+        if self.requested(url) or not self.take("pages", url):
             return None
         self._count("page_request_count")
         meta = {META_JUDGE: False, **kwargs.pop("meta", {})}
@@ -231,7 +252,7 @@ class NewsSpider(scrapy.Spider):
     ) -> Request | None:
         """A request for an article page, judged by the content filter; None when skipped
         (already requested, older than ``since`` per ``published``, or past ``max_articles``)."""
-        if url in self._progress()["requested"]:
+        if self.requested(url):
             return None
         if is_older(published, self.since):
             self._count("older_than_since_skipped_count")
@@ -288,7 +309,7 @@ class NewsSpider(scrapy.Spider):
             return False
         progress[counter] += 1
         if url is not None:
-            progress["requested"].add(url)
+            progress["requested"].add(self.seen_key(url))
         return True
 
     def _progress(self) -> dict[str, Any]:

@@ -1,7 +1,9 @@
 """`CrawlFilterPipeline`: each article once per crawl, and none older than the spider's ``since``.
 
-Runs after `ArticlePipeline`, on `ArticleItem`s (anything else passes through): only extraction
-knows the canonical URL, the text and the date. A duplicate is an article whose canonical URL
+Runs after `ArticlePipeline`, on article records read through itemadapter: `ArticleItem`s, their
+dict or `scrapy.Item` copies made by a pipeline in between, and zyte-common-items `Article`s
+(``NEWSSPIDER_ITEM_SCHEMA = "zyte"``); anything else passes through. Only extraction knows the
+canonical URL, the text and the date. A duplicate is an article whose canonical URL
 (or, without one, its URL minus tracking parameters) or whose normalised body text was already
 seen. Drops are counted under ``newsspider/dropped/reason_count/{duplicate,older_than_since}``.
 With ``JOBDIR`` the seen keys live in ``spider.state``, which Scrapy saves between runs: a resumed
@@ -15,10 +17,11 @@ import logging
 from typing import Any, Self
 from urllib.parse import urlsplit, urlunsplit
 
+from itemadapter import ItemAdapter
 from scrapy.exceptions import DropItem
 from w3lib.url import canonicalize_url, url_query_cleaner
 
-from newsspider.items import ArticleItem
+from newsspider.items import PageItem
 from newsspider.spiders._dates import is_older
 
 __all__ = ["CrawlFilterPipeline", "merge_key", "url_key"]
@@ -56,6 +59,26 @@ def _body_key(body: str) -> str | None:
     return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
 
 
+#: Field names of an article record: newsspider's (`ArticleItem`) and zyte-common-items'.
+_SCHEMAS = (
+    {"url": "url", "canonical": "canonical_url", "date": "date", "body": "body"},
+    {"url": "url", "canonical": "canonicalUrl", "date": "datePublished", "body": "articleBody"},
+)
+
+
+def article_record(item: Any) -> dict[str, Any] | None:
+    """``url``, ``canonical``, ``date`` and ``body`` of an article record (any item class
+    itemadapter reads), or None for an item that is not one."""
+    if isinstance(item, PageItem) or not ItemAdapter.is_item(item):
+        return None
+    adapter = ItemAdapter(item)
+    names = set(adapter.field_names()) | set(adapter.keys())
+    for schema in _SCHEMAS:
+        if schema["body"] in names and schema["url"] in names:
+            return {key: adapter.get(name) for key, name in schema.items()}
+    return None
+
+
 def merge_key(canonical_url: str | None, url: str | None, body: str | None) -> set[str]:
     """Identity keys of a record: two records sharing any key are the same article."""
     keys = {"url:" + url_key(u) for u in (canonical_url, url) if u}
@@ -77,14 +100,16 @@ class CrawlFilterPipeline:
         return cls(crawler)
 
     def process_item(self, item: Any) -> Any:
-        if not isinstance(item, ArticleItem):
+        record = article_record(item)
+        if record is None:
             return item
-        url = item.url or ""
+        url = record["url"] or ""
+        date = record["date"]
         since = getattr(getattr(self.crawler, "spider", None), "since", None)
-        if is_older(item.date, since):
+        if is_older(date, since):
             self._drop("older_than_since")
-            raise DropItem(f"Published {item.date}, before since={since}: {url}", log_level="DEBUG")
-        keys = merge_key(item.canonical_url, url, item.body)
+            raise DropItem(f"Published {date}, before since={since}: {url}", log_level="DEBUG")
+        keys = merge_key(record["canonical"], url, record["body"])
         known = self._known()
         seen = next((known[k] for k in sorted(keys) if k in known), None)
         if seen is not None:

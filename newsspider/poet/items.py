@@ -1,0 +1,110 @@
+"""`to_zyte_article`: a newsspider `Article` as a zyte-common-items `Article`.
+
+The mapping behind both ways of getting Zyte's schema: the page object
+(`newsspider.poet.pages.NewsArticlePage`) and the pipeline's ``NEWSSPIDER_ITEM_SCHEMA = "zyte"``.
+Empty values are left out (None), as Zyte's own extraction leaves them out; field formats follow
+zyte-common-items' documentation (checked by ``python -m bench.zyte_items`` on every development
+page).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from typing import Any, Final
+
+from zyte_common_items import Article as ZyteArticle
+from zyte_common_items import ArticleMetadata, Author, Image
+
+from newsspider.extraction.article import Article
+
+__all__ = ["iso_datetime", "language_code", "to_zyte_article", "zyte_timestamp"]
+
+#: ``en``, ``en-GB``, ``pt_BR``, ``zh-Hans-CN``: the primary subtag is the ISO 639-1 code.
+_LANGUAGE: Final = re.compile(r"([A-Za-z]{2})(?:[-_][A-Za-z0-9]{1,8})*")
+
+
+def iso_datetime(value: str | None) -> str | None:
+    """An ISO 8601 date or datetime as Zyte's datetime format: ``YYYY-MM-DDThh:mm:ssZ`` (UTC),
+    ``YYYY-MM-DDThh:mm:ss±hh:mm`` (another offset) or ``YYYY-MM-DDThh:mm:ss`` (none known).
+    A date alone becomes midnight without an offset (the day is all the page says). None for
+    None and for anything that does not parse."""
+    if not value:
+        return None
+    try:
+        parsed = datetime.fromisoformat(value.strip())
+    except ValueError:
+        return None
+    text = parsed.replace(microsecond=0).isoformat(timespec="seconds")
+    if parsed.utcoffset() is not None and not parsed.utcoffset():
+        text = text.removesuffix("+00:00") + "Z"
+    return text
+
+
+def zyte_timestamp(moment: datetime | str | None = None) -> str:
+    """A moment (default: now) in UTC, as zyte-common-items' ``dateDownloaded``:
+    ``YYYY-MM-DDThh:mm:ssZ``. A naive datetime counts as UTC."""
+    if isinstance(moment, str):
+        try:
+            moment = datetime.fromisoformat(moment)
+        except ValueError:
+            moment = None
+    if moment is None:
+        moment = datetime.now(UTC)
+    elif moment.tzinfo is not None:
+        moment = moment.astimezone(UTC)
+    return moment.replace(tzinfo=None, microsecond=0).isoformat(timespec="seconds") + "Z"
+
+
+def language_code(value: str | None) -> str | None:
+    """The ISO 639-1 code of a language tag (``en-GB`` -> ``en``); None when it has none."""
+    if not value:
+        return None
+    match = _LANGUAGE.fullmatch(value.strip())
+    return match.group(1).lower() if match else None
+
+
+def _text(value: str | None) -> str | None:
+    value = value.strip() if value else None
+    return value or None
+
+
+def to_zyte_article(
+    article: Article,
+    *,
+    url: str | None = None,
+    fetched_at: datetime | str | None = None,
+    probability: float | None = None,
+) -> ZyteArticle:
+    """``article`` in zyte-common-items' schema.
+
+    ``url``: the page's URL when the article has none; ``fetched_at``: when it was downloaded
+    (``metadata.dateDownloaded``, default now); ``probability``: ``metadata.probability``
+    (default the article's ``confidence``, the same scale: how likely this is the page's
+    article, 0-1, calibrated).
+    """
+    page_url = article.url or url
+    if not page_url:
+        raise ValueError("a zyte-common-items Article needs a URL: pass url=")
+    image = Image(url=article.image) if article.image else None
+    # TODO(images, author_profiles, breadcrumbs, date_raw): map them once Article has them.
+    values: dict[str, Any] = {
+        "url": page_url,
+        "canonicalUrl": article.canonical_url or None,
+        "headline": _text(article.title),
+        "datePublished": iso_datetime(article.date),
+        "datePublishedRaw": None,
+        "dateModified": iso_datetime(article.date_modified),
+        "authors": [Author(name=name) for name in article.authors if name.strip()] or None,
+        "inLanguage": language_code(article.language),
+        "mainImage": image,
+        "images": [image] if image is not None else None,
+        "description": _text(article.description),
+        "articleBody": _text(article.body),
+        "articleBodyHtml": _text(article.body_html),
+        "metadata": ArticleMetadata(
+            dateDownloaded=zyte_timestamp(fetched_at),
+            probability=round(article.confidence if probability is None else probability, 4),
+        ),
+    }
+    return ZyteArticle(**values)
