@@ -13,12 +13,24 @@ import re
 from datetime import UTC, datetime
 from typing import Any, Final
 
+from itemadapter import ItemAdapter
 from zyte_common_items import Article as ZyteArticle
-from zyte_common_items import ArticleMetadata, Author, Image
+from zyte_common_items import ArticleMetadata, Author, Image, ZyteItemAdapter
 
 from newsspider.extraction.article import Article
 
-__all__ = ["iso_datetime", "language_code", "to_zyte_article", "zyte_timestamp"]
+__all__ = ["iso_datetime", "language_code", "to_zyte_article", "zyte_dict", "zyte_timestamp"]
+
+
+class _ZyteAdapter(ItemAdapter):
+    """itemadapter as zyte-common-items' add-on configures it: empty fields left out."""
+
+    ADAPTER_CLASSES = (ZyteItemAdapter, *ItemAdapter.ADAPTER_CLASSES)
+
+
+def zyte_dict(item: Any) -> dict[str, Any]:
+    """A zyte-common-items item as Zyte's add-on exports it (nested, empty fields left out)."""
+    return dict(_ZyteAdapter(item).asdict())
 
 #: ``en``, ``en-GB``, ``pt_BR``, ``zh-Hans-CN``: the primary subtag is the ISO 639-1 code.
 _LANGUAGE: Final = re.compile(r"([A-Za-z]{2})(?:[-_][A-Za-z0-9]{1,8})*")
