@@ -45,6 +45,8 @@ class Addon:
 
     @classmethod
     def update_pre_crawler_settings(cls, settings: Any) -> None:
+        # `scrapy check` reads its contracts from these settings, before any crawler exists.
+        settings.setdefault_in_component_priority_dict("SPIDER_CONTRACTS", DemoPageContract, 10)
         if not settings.getbool(BUNDLED_SPIDERS, DEFAULTS[BUNDLED_SPIDERS]):
             return
         modules = settings.getlist("SPIDER_MODULES")
@@ -57,7 +59,6 @@ class Addon:
             settings.set("SPIDER_MODULES", [*modules, BUNDLED_SPIDERS_MODULE], priority)
 
     def update_settings(self, settings: Any) -> None:
-        settings.setdefault_in_component_priority_dict("SPIDER_CONTRACTS", DemoPageContract, 10)
         if _installed("scrapy_poet") and _installed("zyte_common_items"):
             from scrapy.utils.misc import load_object
 

@@ -16,18 +16,18 @@ import pytest
 pytest.importorskip("scrapy_poet", reason="needs the poet extra: pip install newsspider[poet]")
 pytest.importorskip("zyte_common_items", reason="needs the poet extra")
 
-from web_poet import HttpResponse, default_registry  # noqa: E402
-from zyte_common_items import Article as ZyteArticle  # noqa: E402
-from zyte_common_items import ArticleNavigation  # noqa: E402
+from web_poet import HttpResponse, default_registry
+from zyte_common_items import Article as ZyteArticle
+from zyte_common_items import ArticleNavigation
 
-from newsspider.extraction.article import Article  # noqa: E402
-from newsspider.poet import (  # noqa: E402
+from newsspider.extraction.article import Article
+from newsspider.poet import (
     PAGE_OBJECT_PRIORITY,
     NewsArticleNavigationPage,
     NewsArticlePage,
     to_zyte_article,
 )
-from newsspider.poet.items import iso_datetime, language_code, zyte_dict  # noqa: E402
+from newsspider.poet.items import iso_datetime, language_code, zyte_dict
 
 ROOT = Path(__file__).resolve().parent.parent
 URL = "https://news.example/world/2026/03/05/harbour-council-votes-on-the-new-bridge/"
@@ -152,7 +152,9 @@ def test_article_page_outside_a_crawl() -> None:
     assert item.authors is not None and item.authors[0].name == "Ada Lovelace"
     assert item.inLanguage == "en" and item.canonicalUrl == URL
     assert item.articleBody is not None and "harbour council voted" in item.articleBody
-    assert item.mainImage is not None and item.mainImage.url == "https://news.example/img/bridge.jpg"
+    assert (
+        item.mainImage is not None and item.mainImage.url == "https://news.example/img/bridge.jpg"
+    )
     assert item.metadata is not None and (item.metadata.probability or 0) > 0.5
 
 

@@ -32,6 +32,7 @@ def zyte_dict(item: Any) -> dict[str, Any]:
     """A zyte-common-items item as Zyte's add-on exports it (nested, empty fields left out)."""
     return dict(_ZyteAdapter(item).asdict())
 
+
 #: ``en``, ``en-GB``, ``pt_BR``, ``zh-Hans-CN``: the primary subtag is the ISO 639-1 code.
 _LANGUAGE: Final = re.compile(r"([A-Za-z]{2})(?:[-_][A-Za-z0-9]{1,8})*")
 

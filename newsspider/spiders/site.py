@@ -122,6 +122,11 @@ class SiteSpider(NewsSpider):
     ) -> Iterator[Any]:
         """A home, section, tag or author page: queue its articles and further listings.
 
+        @demo_page /en/city/
+        @cb_kwargs {"depth": 0, "page": 1, "start": true}
+        @returns items 0 0
+        @returns requests 4
+
         ``uncertain``: reached through a headline-like link. Read as a listing all the same,
         such a page is most often an article the content test takes for a listing (long link
         lists around a short text): its links are followed as an article's are.
@@ -155,6 +160,14 @@ class SiteSpider(NewsSpider):
         return verdict.article_shaped
 
     def parse_article(self, response: Response, hints: dict[str, Any]) -> Iterator[Any]:
+        """The article's page for the pipeline, then its related links as article requests.
+
+        @demo_page /en/city/2026/02/08/night-buses-return-to-the-harbor-district/
+        @cb_kwargs {"hints": {}}
+        @returns items 1 1
+        @returns requests 1
+        @scrapes url body status
+        """
         if response.meta.get(_FROM_ARTICLE):
             self.related["articles"] += 1
         yield from super().parse_article(response, hints)
@@ -173,7 +186,9 @@ class SiteSpider(NewsSpider):
         if depth >= self.limits["max_depth"]:
             return
         site = response.meta.get(META_SITE)
-        for link in classify_links(response.selector.root, response.url, self.hosts):
+        # No sites yet only without start URLs (`scrapy check`): the page's own site.
+        hosts = self.hosts or [site_host(response.url)]
+        for link in classify_links(response.selector.root, response.url, hosts):
             request: Request | None = None
             kind = self.rules.kind_of(link)
             if kind is None:

@@ -55,6 +55,12 @@ class NewsSitemapSpider(NewsSpider):
                 yield request
 
     def parse_robots(self, response: Response) -> Iterator[Any]:
+        """robots.txt: its ``Sitemap:`` lines (else /sitemap.xml) as sitemap requests.
+
+        @demo_page /robots.txt
+        @returns items 0 0
+        @returns requests 1
+        """
         urls = robots_sitemaps(response.body, response.url) if response.status == 200 else []
         if not urls:
             self.logger.info("No Sitemap: line in %s, trying /sitemap.xml", response.url)
@@ -72,6 +78,13 @@ class NewsSitemapSpider(NewsSpider):
             yield request
 
     async def parse_sitemap(self, response: Response, depth: int) -> AsyncIterator[Any]:
+        """A sitemap index (its sitemaps) or a urlset (its URLs as article requests).
+
+        @demo_page /sitemaps/news-en.xml
+        @cb_kwargs {"depth": 0}
+        @returns items 0 0
+        @returns requests 10
+        """
         reader = SitemapReader(response.body, response.url, self._max_sitemap_urls())
         if reader.kind == "sitemapindex":
             self._count("sitemap_index_count")
