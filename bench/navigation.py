@@ -63,9 +63,9 @@ def same_site_links(body: bytes, url: str) -> set[str]:
         if joined is None:
             continue
         target = urldefrag(joined)[0]
-        if urlsplit(target).scheme in ("http", "https") and same_site(target, host):
-            if target != url:
-                links.add(target)
+        scheme = urlsplit(target).scheme
+        if scheme in ("http", "https") and same_site(target, host) and target != url:
+            links.add(target)
     return links
 
 
@@ -144,7 +144,13 @@ def summary(results: list[dict[str, Any]]) -> dict[str, Any]:
             total["wrong_without"] += len(r["wrong"])
     recall = total["found"] / total["truth"] if total["truth"] else float("nan")
     wrong = total["wrong"] / total["returned"] if total["returned"] else 0.0
-    return {"pages_without": 0, "wrong_without": 0, **total, "recall": recall, "not_articles": wrong}
+    return {
+        "pages_without": 0,
+        "wrong_without": 0,
+        **total,
+        "recall": recall,
+        "not_articles": wrong,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -154,7 +160,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", default=None)
     args = parser.parse_args(argv)
     root = corpora_root(args.corpora)
-    sets: dict[str, list[dict[str, Any]]] = {"demo": demo_pages(), "generated": generated_pages(root)}
+    sets: dict[str, list[dict[str, Any]]] = {
+        "demo": demo_pages(),
+        "generated": generated_pages(root),
+    }
     wceb = wceb_pages(root)
     sets["wceb listing"] = wceb["listing"]
     sets["wceb collection"] = wceb["collection"]

@@ -65,7 +65,8 @@ def _images(value: Any) -> bool:
 
 def _breadcrumbs(value: Any) -> bool:
     return isinstance(value, list) and all(
-        (b.get("name") is None or _text(b["name"])) and (b.get("url") is None or _absolute_url(b["url"]))
+        (b.get("name") is None or _text(b["name"]))
+        and (b.get("url") is None or _absolute_url(b["url"]))
         for b in value
     )
 

@@ -166,10 +166,50 @@ def score_article(url: str, text: str, region: Region) -> float:
     elif weight < 10:
         score -= 1.0
     if region is Region.CHROME:
-        score -= 1.5  # menus link sections; a dated, slugged URL there is still an article
+        # Menus link sections with a word or two; a dated, slugged URL there is still an
+        # article. A headline's worth of anchor text costs less: class names with "header" or
+        # "nav" wrap the story lists of many current templates.
+        score -= 0.5 if weight >= HEADLINE_WEIGHT else 1.5
     elif region is Region.CONTENT:
         score += 0.5
     return score
+
+
+#: A price label: an element whose whole text is an amount with its currency ("$29.00",
+#: "From £1,299", "Price: 49,90 €"). Story teasers quote amounts inside sentences, not as labels.
+_PRICE_LABEL = re.compile(
+    r"^(?:(?:regular |sale |our )?price:?|from|ab|dès|à partir de|от)?\s*"
+    r"(?:(?:(?:US|CA|AU|R)?[$€£¥₹₽]|EUR|USD|GBP)\s?\d[\d.,]*"
+    r"|\d[\d.,]*\s?(?:[$€£¥₹₽]|EUR|USD|GBP|zł|kr|руб\.?|元))$",
+    re.IGNORECASE,
+)
+#: A page with at least this many price labels, and at least one per `PRICED_SHARE` article
+#: links, is a shop's listing: its undated "article" links are products.
+PRICED_MIN_LABELS = 5
+PRICED_SHARE = 10
+
+
+def price_labels(root: etree._Element) -> int:
+    """How many price labels the page shows: elements with at most four children whose whole
+    text (at most 30 characters) is a price, the outermost of nested ones."""
+    count = 0
+    for element in root.iter():
+        if (
+            not isinstance(element.tag, str)
+            or element.tag in ("script", "style")
+            or len(element) > 4
+        ):
+            continue
+        text = " ".join("".join(t for t in element.itertext() if isinstance(t, str)).split())
+        if not text or len(text) > 30 or not _PRICE_LABEL.match(text):
+            continue
+        parent = element.getparent()
+        if parent is not None and len(parent) <= 4:
+            outer = " ".join("".join(t for t in parent.itertext() if isinstance(t, str)).split())
+            if outer == text:
+                continue  # the parent is the same label and counts for both
+        count += 1
+    return count
 
 
 def is_pagination(url: str, text: str, rel: str) -> bool:
@@ -249,7 +289,26 @@ def classify_links(root: etree._Element, page_url: str, hosts: Iterable[str]) ->
         previous = found.get(url)
         if previous is None or _outranks(link, previous):
             found[url] = link
-    return list(found.values())
+    links = list(found.values())
+    return _demote_products(root, links)
+
+
+def _demote_products(root: etree._Element, links: list[Link]) -> list[Link]:
+    """On a shop's listing (`price_labels`), undated article-shaped links are products: they
+    become listing links (followed at most as listings; an article among them is still found
+    there, read as an article)."""
+    articles = sum(1 for link in links if link.kind is LinkKind.ARTICLE)
+    if not articles:
+        return links
+    labels = price_labels(root)
+    if labels < PRICED_MIN_LABELS or labels * PRICED_SHARE < articles:
+        return links
+    return [
+        Link(link.url, link.text, link.region, LinkKind.LISTING, link.score)
+        if link.kind is LinkKind.ARTICLE and date_in_url(link.url) is None
+        else link
+        for link in links
+    ]
 
 
 @dataclass(frozen=True, slots=True)
