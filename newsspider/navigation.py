@@ -18,7 +18,14 @@ from parsel import Selector
 
 from newsspider.extraction.decoding import decode_html
 from newsspider.extraction.urls import join_url
-from newsspider.spiders._links import Link, LinkKind, classify_links, site_host
+from newsspider.spiders._links import (
+    Link,
+    LinkKind,
+    classify_links,
+    looks_like_headline,
+    shop_listing,
+    site_host,
+)
 from newsspider.spiders._xml import text_of
 
 __all__ = ["NavLink", "Navigation", "find_navigation", "navigation_of"]
@@ -44,6 +51,9 @@ class NavLink:
     text: str
     #: The classifier's score (article links: >= `ARTICLE_THRESHOLD`); 0 for pagination.
     score: float = 0.0
+    #: An article link by its headline alone (anchor text and place, not URL shape): the
+    #: ``site`` spider fetches it as a listing and keeps it when the page reads as an article.
+    headline_only: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +61,8 @@ class Navigation:
     """What a listing page links to, in page order."""
 
     url: str
-    #: Links the site spider would fetch as articles.
+    #: Links the site spider would fetch as articles, then headline links in the page's
+    #: content whose URL alone does not say article (`NavLink.headline_only`), in page order.
     articles: list[NavLink] = field(default_factory=list)
     #: Links it would follow as listings (sections, tags, authors), pagination left out.
     listings: list[NavLink] = field(default_factory=list)
@@ -112,8 +123,17 @@ def navigation_of(root: etree._Element, url: str) -> Navigation:
     """The navigation of a parsed page (``root``: an lxml HTML tree, e.g. a response's
     ``selector.root``). Same-site links only (the page's host, ``www.`` and subdomains)."""
     links = classify_links(root, url, [site_host(url)])
-    articles = [NavLink(x.url, x.text, x.score) for x in links if x.kind is LinkKind.ARTICLE]
-    listings = [NavLink(x.url, x.text, x.score) for x in links if x.kind is LinkKind.LISTING]
+    articles = []
+    listings = []
+    # On a shop's listing a headline-length anchor is a product name.
+    shop = shop_listing(root, sum(1 for x in links if x.kind is not LinkKind.PAGINATION))
+    for x in links:
+        if x.kind is LinkKind.ARTICLE:
+            articles.append(NavLink(x.url, x.text, x.score))
+        elif x.kind is LinkKind.LISTING and looks_like_headline(x) and not shop:
+            articles.append(NavLink(x.url, x.text, x.score, headline_only=True))
+        elif x.kind is LinkKind.LISTING:
+            listings.append(NavLink(x.url, x.text, x.score))
     pagination = [x for x in links if x.kind is LinkKind.PAGINATION]
     page = _page_number(url)
     next_page = _next_page(root, url, pagination, page)

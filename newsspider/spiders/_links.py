@@ -293,15 +293,20 @@ def classify_links(root: etree._Element, page_url: str, hosts: Iterable[str]) ->
     return _demote_products(root, links)
 
 
-def _demote_products(root: etree._Element, links: list[Link]) -> list[Link]:
-    """On a shop's listing (`price_labels`), undated article-shaped links are products: they
-    become listing links (followed at most as listings; an article among them is still found
-    there, read as an article)."""
-    articles = sum(1 for link in links if link.kind is LinkKind.ARTICLE)
-    if not articles:
-        return links
+def shop_listing(root: etree._Element, article_links: int) -> bool:
+    """A shop's listing: at least `PRICED_MIN_LABELS` price labels, and at least one per
+    `PRICED_SHARE` article-shaped links (a deals box beside a story list is not a shop)."""
+    if not article_links:
+        return False
     labels = price_labels(root)
-    if labels < PRICED_MIN_LABELS or labels * PRICED_SHARE < articles:
+    return labels >= PRICED_MIN_LABELS and labels * PRICED_SHARE >= article_links
+
+
+def _demote_products(root: etree._Element, links: list[Link]) -> list[Link]:
+    """On a shop's listing, undated article-shaped links are products: they become listing
+    links (followed at most as listings; an article among them is still found there, read as
+    an article)."""
+    if not shop_listing(root, sum(1 for link in links if link.kind is LinkKind.ARTICLE)):
         return links
     return [
         Link(link.url, link.text, link.region, LinkKind.LISTING, link.score)
