@@ -89,13 +89,30 @@ def demo_pages() -> list[dict[str, Any]]:
 
     site = build_site("http://127.0.0.1:8000")
     stories = {a.url for a in site.articles} | set(site.thin_pages) | set(site.broken_urls)
-    results = []
-    for path, page in sorted(site.pages.items()):
-        url = site.base_url + path
-        if url in stories or page.status != 200 or not page.content_type.startswith("text/html"):
-            continue
-        results.append(score_page(page.body, url, stories.__contains__))
-    return results
+    stories |= set(site.duplicate_urls) | set(site.disallowed_urls)
+    listings = {
+        path
+        for path, page in site.pages.items()
+        if site.base_url + path not in stories
+        and page.status == 200
+        and page.content_type.startswith("text/html")
+    }
+
+    def is_article(url: str) -> bool:
+        # A story page of the generator, under any URL the site serves it at (tracking
+        # parameters, the wire copy, the draft robots.txt keeps crawlers from).
+        if url in stories:
+            return True
+        page = site.lookup(_path(url).replace(site.base_url, ""))
+        path = urlsplit(url).path
+        return page is not None and path not in listings and page.content_type.startswith(
+            "text/html"
+        )
+
+    return [
+        score_page(site.pages[path].body, site.base_url + path, is_article)
+        for path in sorted(listings)
+    ]
 
 
 def generated_pages(root: Any) -> list[dict[str, Any]]:
