@@ -105,8 +105,8 @@ def demo_pages() -> list[dict[str, Any]]:
             return True
         page = site.lookup(_path(url).replace(site.base_url, ""))
         path = urlsplit(url).path
-        return page is not None and path not in listings and page.content_type.startswith(
-            "text/html"
+        return (
+            page is not None and path not in listings and page.content_type.startswith("text/html")
         )
 
     return [
