@@ -169,3 +169,13 @@ def test_max_bytes_setting(value: int | None, expected: int | None) -> None:
     process(make(NEWSSPIDER_EXTRACT_MAX_BYTES=value), ARTICLE_PAGE)
     (call,) = fakes.CALLS
     assert call["max_bytes"] == expected
+
+
+def test_item_schema_setting_is_checked() -> None:
+    from newsspider.pipeline_config import PipelineConfig
+
+    assert PipelineConfig.from_settings(Settings()).item_schema == "newsspider"
+    zyte = PipelineConfig.from_settings(Settings({"NEWSSPIDER_ITEM_SCHEMA": "Zyte"}))
+    assert zyte.item_schema == "zyte"
+    with pytest.raises(ValueError, match="NEWSSPIDER_ITEM_SCHEMA"):
+        PipelineConfig.from_settings(Settings({"NEWSSPIDER_ITEM_SCHEMA": "schema.org"}))

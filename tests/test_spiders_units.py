@@ -272,3 +272,36 @@ def test_filter_applies_since_and_passes_other_items() -> None:
     page = PageItem(url="https://n.example/p/")
     assert pipe.process_item(page) is page
     assert merge_key(None, None, None) == set()
+
+
+def test_filter_reads_records_through_itemadapter() -> None:
+    """A pipeline in between may turn ArticleItems into dicts or scrapy Items: still filtered."""
+    import scrapy
+
+    class Record(scrapy.Item):
+        url = scrapy.Field()
+        canonical_url = scrapy.Field()
+        date = scrapy.Field()
+        body = scrapy.Field()
+
+    pipe = _filter(since=date(2026, 3, 1))
+    first = {"url": "https://n.example/a/", "body": "x", "date": "2026-03-02"}
+    assert pipe.process_item(first) is first
+    with pytest.raises(DropItem, match="Duplicate"):
+        pipe.process_item(Record(url="https://n.example/a/?utm_source=x", body="y"))
+    with pytest.raises(DropItem, match="before since"):
+        pipe.process_item({"url": "https://n.example/old/", "body": "", "date": "2026-02-01"})
+    other = {"url": "https://n.example/z/", "title": "not an article record"}
+    assert pipe.process_item(other) is other
+
+
+def test_spiders_remember_request_fingerprints() -> None:
+    """URLs Scrapy's duplicate filter takes for one (query order) are asked for once."""
+    from newsspider.spiders.site import SiteSpider
+
+    spider = SiteSpider(url="https://n.example/")
+    first = spider.article_request("https://n.example/a?x=1&y=2", published=None)
+    assert first is not None
+    assert spider.article_request("https://n.example/a?y=2&x=1", published=None) is None
+    assert spider.page_request("https://n.example/a?y=2&x=1", spider.parse_listing) is None
+    assert all(isinstance(key, bytes) for key in spider._progress()["requested"])
