@@ -122,6 +122,44 @@ def test_to_zyte_article_maps_every_field() -> None:
     assert zyte_dict(ZyteArticle.from_dict(data)) == data
 
 
+def test_fields_other_sessions_add_are_mapped_when_present() -> None:
+    """Raw date texts, author profile links and body images (issue 34's additions to Article)
+    are read when the Article carries them."""
+    from dataclasses import dataclass, field
+
+    @dataclass(frozen=True, slots=True)
+    class Image:
+        url: str
+
+    @dataclass(frozen=True, slots=True)
+    class Richer(Article):
+        date_raw: str | None = None
+        date_modified_raw: str | None = None
+        author_profiles: tuple[dict[str, str], ...] = field(default=(), hash=False)
+        images: tuple[Image, ...] = ()
+
+    article = Richer(
+        url=URL,
+        date="2026-03-05",
+        date_raw="5 March 2026",
+        authors=("Ada Lovelace", "Grace Hopper"),
+        author_profiles=({"name": "Ada Lovelace", "url": "https://news.example/ada/"},),
+        images=(Image("https://news.example/a.jpg"), Image("data:x"), Image("/relative.jpg")),
+        image="https://news.example/lead.jpg",
+    )
+    item = to_zyte_article(article)
+    assert item.datePublishedRaw == "5 March 2026" and item.dateModifiedRaw is None
+    assert [(a.name, a.url) for a in item.authors or []] == [
+        ("Ada Lovelace", "https://news.example/ada/"),
+        ("Grace Hopper", None),
+    ]
+    assert item.mainImage is not None and item.mainImage.url == "https://news.example/lead.jpg"
+    assert [i.url for i in item.images or []] == [
+        "https://news.example/lead.jpg",
+        "https://news.example/a.jpg",
+    ]
+
+
 def test_empty_article_fields_are_left_out() -> None:
     item = to_zyte_article(Article(), url=URL)
     assert item.url == URL and item.headline is None and item.articleBody is None

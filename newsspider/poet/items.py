@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 from typing import Any, Final
+from urllib.parse import urlsplit
 
 from itemadapter import ItemAdapter
 from zyte_common_items import Article as ZyteArticle
@@ -82,6 +83,39 @@ def _text(value: str | None) -> str | None:
     return value or None
 
 
+def _absolute(url: Any) -> str | None:
+    if not isinstance(url, str):
+        return None
+    parts = urlsplit(url.strip())
+    return url.strip() if parts.scheme in ("http", "https") and parts.netloc else None
+
+
+def _images(article: Article) -> list[Image]:
+    """The body's images (``Article.images`` once it exists: records with a ``url``)."""
+    found: list[Image] = []
+    for record in getattr(article, "images", ()) or ():
+        url = _absolute(getattr(record, "url", None))
+        if url is not None and url not in {i.url for i in found}:
+            found.append(Image(url=url))
+    return found
+
+
+def _authors(article: Article) -> list[Author] | None:
+    """``Author(name, url)``: the profile URL from ``Article.author_profiles`` (``{"name",
+    "url"}`` records) when the article has them."""
+    profiles: dict[str, str] = {}
+    for profile in getattr(article, "author_profiles", ()) or ():
+        name, link = profile.get("name"), _absolute(profile.get("url"))
+        if isinstance(name, str) and link is not None:
+            profiles.setdefault(name.strip(), link)
+    authors = [
+        Author(name=name.strip(), url=profiles.get(name.strip()))
+        for name in article.authors
+        if name.strip()
+    ]
+    return authors or None
+
+
 def to_zyte_article(
     article: Article,
     *,
@@ -99,19 +133,25 @@ def to_zyte_article(
     page_url = article.url or url
     if not page_url:
         raise ValueError("a zyte-common-items Article needs a URL: pass url=")
-    image = Image(url=article.image) if article.image else None
-    # TODO(images, author_profiles, breadcrumbs, date_raw): map them once Article has them.
+    images = _images(article)
+    image = Image(url=article.image) if article.image else (images[0] if images else None)
+    if image is not None and image.url not in {i.url for i in images}:
+        images.insert(0, image)
+    # Fields other sessions are adding to Article (issue 34: raw date texts, author profiles;
+    # the body's images) are read when present, so the mapping needs no change when they land.
+    # TODO(breadcrumbs): Article has no breadcrumb trail (names and URLs) to map yet.
     values: dict[str, Any] = {
         "url": page_url,
         "canonicalUrl": article.canonical_url or None,
         "headline": _text(article.title),
         "datePublished": iso_datetime(article.date),
-        "datePublishedRaw": None,
+        "datePublishedRaw": _text(getattr(article, "date_raw", None)),
         "dateModified": iso_datetime(article.date_modified),
-        "authors": [Author(name=name) for name in article.authors if name.strip()] or None,
+        "dateModifiedRaw": _text(getattr(article, "date_modified_raw", None)),
+        "authors": _authors(article),
         "inLanguage": language_code(article.language),
         "mainImage": image,
-        "images": [image] if image is not None else None,
+        "images": images or None,
         "description": _text(article.description),
         "articleBody": _text(article.body),
         "articleBodyHtml": _text(article.body_html),

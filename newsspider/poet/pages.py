@@ -122,6 +122,10 @@ class NewsArticlePage(ArticlePage):
         return (await self.article()).dateModified
 
     @field
+    async def dateModifiedRaw(self) -> str | None:
+        return (await self.article()).dateModifiedRaw
+
+    @field
     async def authors(self) -> list[Author] | None:
         return (await self.article()).authors
 
