@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 from urllib.parse import urldefrag, urlsplit
 
 from lxml import etree
@@ -190,26 +191,54 @@ PRICED_SHARE = 10
 
 
 def price_labels(root: etree._Element) -> int:
-    """How many price labels the page shows: elements with at most four children whose whole
-    text (at most 30 characters) is a price, the outermost of nested ones."""
-    count = 0
-    for element in root.iter():
-        if (
-            not isinstance(element.tag, str)
-            or element.tag in ("script", "style")
-            or len(element) > 4
-        ):
-            continue
-        text = " ".join("".join(t for t in element.itertext() if isinstance(t, str)).split())
-        if not text or len(text) > 30 or not _PRICE_LABEL.match(text):
-            continue
-        parent = element.getparent()
-        if parent is not None and len(parent) <= 4:
-            outer = " ".join("".join(t for t in parent.itertext() if isinstance(t, str)).split())
-            if outer == text:
-                continue  # the parent is the same label and counts for both
-        count += 1
-    return count
+    """How many price labels the page shows: small elements (at most `_LABEL_NODES` nodes)
+    whose whole text, at most 30 characters, is a price; the outermost of nested ones. Only
+    the text nodes with a currency mark in them are looked at (found by libxml2's XPath), each
+    through at most three small ancestors: linear in the page."""
+    labels: set[etree._Element] = set()
+    pieces: Any = _CURRENCY_TEXT(root)
+    for piece in pieces:  # lxml "smart strings": text that knows its element
+        element = piece.getparent()
+        if element is not None and piece.is_tail:
+            element = element.getparent()
+        label = None
+        for _ in range(3):
+            if element is None or not isinstance(element.tag, str) or element.tag in _NOT_TEXT:
+                break
+            text = _label_text(element)
+            if text is None:
+                break
+            if _PRICE_LABEL.match(text):
+                label = element
+            element = element.getparent()
+        if label is not None:
+            labels.add(label)
+    return len(labels)
+
+
+_CURRENCY_MARKS = ("$", "€", "£", "¥", "₹", "₽", "EUR", "USD", "GBP", "zł", "kr", "руб", "元")
+#: Short, non-blank text nodes with a currency mark (the predicates in this order: measured
+#: fastest, about 0.4x the page's parse on development listings).
+_CURRENCY_TEXT = etree.XPath(
+    "//text()[normalize-space()][string-length() < 31]["
+    + " or ".join(f"contains(., '{mark}')" for mark in _CURRENCY_MARKS)
+    + "]"
+)
+
+
+#: Nodes (elements, comments) a price label holds at most: "$<b>79</b><sup>.00</sup>".
+_LABEL_NODES = 8
+_NOT_TEXT = frozenset({"script", "style", "template"})
+
+
+def _label_text(element: etree._Element) -> str | None:
+    """The element's text with spaces collapsed, when it is small enough to be a label (at
+    most `_LABEL_NODES` nodes and 30 characters); else None."""
+    for index, _ in enumerate(element.iter()):
+        if index >= _LABEL_NODES:
+            return None
+    text = " ".join("".join(t for t in element.itertext() if isinstance(t, str)).split())
+    return text if len(text) <= 30 else None
 
 
 def is_pagination(url: str, text: str, rel: str) -> bool:
