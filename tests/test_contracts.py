@@ -9,6 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from packaging.version import Version
+from scrapy import __version__ as scrapy_version
+
 ROOT = Path(__file__).resolve().parent.parent
 #: Every contracted callback: feed 2, sitemap 3, site 2 (parse_listing, parse_article).
 CALLBACKS = {
@@ -44,9 +47,16 @@ def test_every_bundled_spider_has_contracts() -> None:
     assert found == CALLBACKS
 
 
+#: Scrapy runs the contracts of async callbacks (feed's and sitemap's parsers) from 2.19 on;
+#: on the declared floor (2.18) only the site spider's, whose callbacks are plain generators.
+ASYNC_CONTRACTS = Version(scrapy_version) >= Version("2.19")
+
+
 def test_scrapy_check_passes() -> None:
-    done = scrapy("check")
+    spiders = sorted(CALLBACKS) if ASYNC_CONTRACTS else ["site"]
+    done = scrapy("check", *spiders)
     assert done.returncode == 0, done.stderr[-3000:]
     ran = re.search(r"Ran (\d+) contracts", done.stderr)
-    assert ran is not None and int(ran.group(1)) >= sum(map(len, CALLBACKS.values())) * 2
+    callbacks = sum(len(CALLBACKS[name]) for name in spiders)
+    assert ran is not None and int(ran.group(1)) >= callbacks * 2
     assert "OK" in done.stderr.splitlines()[-1]
