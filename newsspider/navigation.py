@@ -126,7 +126,9 @@ def navigation_of(root: etree._Element, url: str) -> Navigation:
     articles = []
     listings = []
     # On a shop's listing a headline-length anchor is a product name.
-    shop = shop_listing(root, sum(1 for x in links if x.kind is not LinkKind.PAGINATION))
+    shop = shop_listing(
+        root, sum(1 for x in links if x.kind is not LinkKind.PAGINATION and looks_like_headline(x))
+    )
     for x in links:
         if x.kind is LinkKind.ARTICLE:
             articles.append(NavLink(x.url, x.text, x.score))

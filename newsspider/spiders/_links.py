@@ -166,12 +166,10 @@ def score_article(url: str, text: str, region: Region) -> float:
         score += 1.5
     elif weight < 10:
         score -= 1.0
-    if region is Region.CHROME:
-        # Menus link sections with a word or two; a dated, slugged URL there is still an
-        # article. A headline's worth of anchor text costs less: class names with "header" or
-        # "nav" wrap the story lists of many current templates.
-        score -= 0.5 if weight >= HEADLINE_WEIGHT else 1.5
-    elif region is Region.CONTENT:
+    # Links in the content get a bonus; those in menus and headers (CHROME) no penalty any
+    # more: class names with "header" or "nav" wrap the story lists of many current templates,
+    # and a dated, slugged URL in a menu is an article (docs/page-objects.md, step 2).
+    if region is Region.CONTENT:
         score += 0.5
     return score
 
@@ -324,7 +322,8 @@ def classify_links(root: etree._Element, page_url: str, hosts: Iterable[str]) ->
 
 def shop_listing(root: etree._Element, article_links: int) -> bool:
     """A shop's listing: at least `PRICED_MIN_LABELS` price labels, and at least one per
-    `PRICED_SHARE` article-shaped links (a deals box beside a story list is not a shop)."""
+    `PRICED_SHARE` article-shaped links in the page's content (menus left out: a shop's mega
+    menu has hundreds; a deals box beside a story list is not a shop)."""
     if not article_links:
         return False
     labels = price_labels(root)
@@ -335,7 +334,10 @@ def _demote_products(root: etree._Element, links: list[Link]) -> list[Link]:
     """On a shop's listing, undated article-shaped links are products: they become listing
     links (followed at most as listings; an article among them is still found there, read as
     an article)."""
-    if not shop_listing(root, sum(1 for link in links if link.kind is LinkKind.ARTICLE)):
+    content = sum(
+        1 for link in links if link.kind is LinkKind.ARTICLE and link.region is Region.CONTENT
+    )
+    if not shop_listing(root, content):
         return links
     return [
         Link(link.url, link.text, link.region, LinkKind.LISTING, link.score)
