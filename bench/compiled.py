@@ -24,10 +24,12 @@ from typing import Any
 
 from bench.corpus import Page, available_corpora, corpora_root, load_corpus
 from bench.peers import lxml_parse
-from newsspider.extraction import api, class_words, segments
-from newsspider.extraction.cleaning import clean_tree
-from newsspider.extraction.metadata import read_metadata
-from newsspider.extraction.pagetype import read_form_signals
+from newsspider import core_loader
+from newsspider.extraction import api
+from newsspider.extraction.classify.pagetype import read_form_signals
+from newsspider.extraction.metadata.reader import read_metadata
+from newsspider.extraction.page import class_words, segments
+from newsspider.extraction.page.cleaning import clean_tree
 
 STAGES = ("parse", "metadata", "clean", "walk", "rest")
 
@@ -51,13 +53,13 @@ def _first_difference(left: Any, right: Any) -> str:
 
 
 def _extract_with(compiled: bool, page: Page) -> Any:
-    segments.use_compiled(compiled)
+    core_loader.use_compiled(compiled)
     return api.extract(page.html, url=page.url)
 
 
 def equality(pages: Sequence[Page]) -> tuple[int, int, list[str]]:
     """(pages whose PageSegments differ, pages whose Article differs, examples)."""
-    active = segments.COMPILED
+    active = segments.WALK.active is not None
     segment_mismatches = article_mismatches = 0
     examples: list[str] = []
     try:
@@ -80,7 +82,7 @@ def equality(pages: Sequence[Page]) -> tuple[int, int, list[str]]:
                 field = _first_difference(python_article, compiled_article)
                 examples.append(f"{page.id}: Article.{field}")
     finally:
-        segments.use_compiled(active)
+        core_loader.use_compiled(active)
     return segment_mismatches, article_mismatches, examples
 
 
@@ -104,7 +106,7 @@ def speeds(pages: Sequence[Page], repeat: int, with_trafilatura: bool) -> dict[s
 
         trafilatura = load_peer("trafilatura").fn
         runners["trafilatura"] = lambda page: trafilatura(page.html, page.url)
-    active = segments.COMPILED
+    active = segments.WALK.active is not None
     best = dict.fromkeys(runners, float("inf"))
     try:
         for runner in runners.values():  # warm-up: caches, imports
@@ -113,7 +115,7 @@ def speeds(pages: Sequence[Page], repeat: int, with_trafilatura: bool) -> dict[s
             for name, runner in runners.items():
                 best[name] = min(best[name], _timed(runner, pages))
     finally:
-        segments.use_compiled(active)
+        core_loader.use_compiled(active)
     return best
 
 
@@ -159,14 +161,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--trafilatura", action="store_true", help="time trafilatura too")
     parser.add_argument("--no-speed", action="store_true", help="the equality check only")
     args = parser.parse_args(argv)
-    if not segments.COMPILED_AVAILABLE:
+    if not segments.WALK.available:
         print(f"the compiled walk is not built: {segments.COMPILED_ERROR}")
         return 2
     root = corpora_root(args.corpora)
     names = [n for value in args.corpus or [] for n in value.split(",")]
     names = names or available_corpora(root)
     mismatched = 0
-    print(f"segments.COMPILED = {segments.COMPILED}")
+    print(f"compiled walk: {segments.WALK.active is not None}")
     for name in names:
         pages = load_corpus(name, root, args.limit)
         if not pages:
@@ -192,7 +194,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         split = stage_split(pages, args.repeat)
         extract = split["extract"]
-        walk = "compiled" if segments.COMPILED else "pure"
+        walk = "compiled" if segments.WALK.active is not None else "pure"
         print(f"\n| stage ({walk} walk) | share of extract | × bare lxml parse |")
         print("|---|---:|---:|")
         for stage in (*STAGES, "extract"):

@@ -14,7 +14,7 @@ One reproducible command (re-run it after any change to the extractor):
    Those that still hold their article (`Row.article_removed`: the truth was not the page's
    text, or more than a tenth of it is left) are left out of the fit and reported apart.
 3. Fits a logistic regression (Newton's method, L2 on standardised features) to
-   `newsspider.extraction.confidence.FEATURE_NAMES`, and reports, **leave one group out**
+   `newsspider.extraction.classify.confidence.FEATURE_NAMES`, and reports, **leave one group out**
    (fitted on the other groups, judged on the held-out one): AUROC on the group's real pages
    (good vs the rest, as the benchmark measures it) beside the best single feature on the same
    pages (a ceiling chosen on the test pages), the single feature chosen on the other groups
@@ -42,9 +42,9 @@ from bench.corpus import Page, corpora_root, load_corpus
 from bench.metric import auroc, page_f1, shingle_match
 from bench.middleware_eval import _shingles, _visible_text, structural
 from newsspider.extraction import api as extraction_api
-from newsspider.extraction import confidence
-from newsspider.extraction.assembly import body_text
-from newsspider.extraction.confidence import FEATURE_NAMES, MODEL_PATH
+from newsspider.extraction.body.assembly import body_text
+from newsspider.extraction.classify import confidence
+from newsspider.extraction.classify.confidence import FEATURE_NAMES, MODEL_PATH
 from newsspider.extraction.stages import StageRecord
 
 CORPORA = (

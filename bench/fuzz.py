@@ -423,7 +423,7 @@ def gen_mutate(rng: random.Random, seeds: Sequence[bytes]) -> bytes | str:
 
 
 def gen_reencode(rng: random.Random, seeds: Sequence[bytes]) -> bytes | str:
-    from newsspider.extraction.decoding import decode_html
+    from newsspider.extraction.parse.decoding import decode_html
 
     text = decode_html(rng.choice(seeds)).text
     target = rng.choice(TARGET_ENCODINGS)

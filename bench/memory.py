@@ -36,7 +36,7 @@ def child(source: str, engine: str) -> dict[str, Any]:
     from lxml import etree
 
     from newsspider import extract
-    from newsspider.extraction.parsing import _parser
+    from newsspider.extraction.parse.parsing import _parser
 
     if source.startswith("generated:"):
         page = html_50mb(Sandbox(), int(source.split(":", 1)[1]))

@@ -62,7 +62,7 @@ from lxml import etree
 
 from bench.corpus import OTHER_GROUP, Page, available_corpora, corpora_root, load_corpus
 from bench.negative_pages import generate
-from newsspider.extraction.decoding import decode_html
+from newsspider.extraction.parse.decoding import decode_html
 from newsspider.settings_defaults import DEFAULTS
 from newsspider.settings_defaults import MIN_CONFIDENCE as MIN_CONFIDENCE_SETTING
 
@@ -321,9 +321,9 @@ async def _judge_all(
     samples: list[Sample], extract_too: bool, settings: dict[str, Any] | None
 ) -> None:
     from newsspider.extraction.api import extract
-    from newsspider.extraction_runner import ExtractionRunner
     from newsspider.items import PageItem
     from newsspider.middlewares import PageDropped
+    from newsspider.workers.extraction_runner import ExtractionRunner
 
     middleware = _middleware(settings)
     for sample in samples:
@@ -358,10 +358,10 @@ def time_all(samples: list[Sample], repeat: int, settings: dict[str, Any] | None
 
 async def _time_all(samples: list[Sample], repeat: int, settings: dict[str, Any] | None) -> None:
     from newsspider.extraction.api import extract
-    from newsspider.extraction.content_score import score_page
-    from newsspider.extraction_runner import ExtractionRunner
+    from newsspider.extraction.classify.content_score import score_page
     from newsspider.items import PageItem
     from newsspider.middlewares import PageDropped
+    from newsspider.workers.extraction_runner import ExtractionRunner
 
     middleware = _middleware(settings)
     runner = ExtractionRunner.for_crawler(middleware.crawler)

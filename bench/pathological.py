@@ -456,7 +456,7 @@ def run_pattern_child(name: str, size: int, engine: str, repeat: int = 1) -> dic
     """Build one pattern page, run one engine on it ``repeat`` times, report the least CPU time
     (the others include noise from a shared machine) and the peak RSS growth."""
     from newsspider import extract
-    from newsspider.extraction.content_score import score_page
+    from newsspider.extraction.classify.content_score import score_page
 
     extract(_page(_paragraphs(6)).encode("cp1251"), url="http://example.com/warm-up")
     score_page(_page(_paragraphs(6)).encode(), "text/html")

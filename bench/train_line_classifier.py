@@ -33,10 +33,10 @@ from typing import Any
 
 from bench.corpus import Page, corpora_root, load_corpus
 from bench.metric import tokenize
-from newsspider.extraction.cleaning import clean_tree
-from newsspider.extraction.decoding import decode_html
-from newsspider.extraction.parsing import parse_html
-from newsspider.extraction.segments import segment_page
+from newsspider.extraction.page.cleaning import clean_tree
+from newsspider.extraction.page.segments import segment_page
+from newsspider.extraction.parse.decoding import decode_html
+from newsspider.extraction.parse.parsing import parse_html
 from newsspider.extraction.strategies import line_classifier
 from newsspider.extraction.strategies.line_classifier import FEATURES, LineModel, line_features
 from newsspider.extraction.strategies.lines import build_lines

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from newsspider.extraction.date_parsing import (
+from newsspider.extraction.metadata.date_parsing import (
     _DMY_TEXT_RE,
     _MDY_TEXT_RE,
     _MONTH_BY_NAME,
@@ -168,7 +168,7 @@ def test_cue_words_are_not_searched_through_huge_class_values() -> None:
 @pytest.fixture
 def date_parses(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Counts the date search's text parses: one element, incremented per call."""
-    from newsspider.extraction import dates
+    from newsspider.extraction.metadata import dates
 
     calls = [0]
     original = dates.parse_text_date
@@ -186,7 +186,7 @@ def test_a_body_of_dated_lines_is_read_a_bounded_number_of_times(date_parses: li
     # Fuzzing found a 29 kB page of nothing but dated lines: every one was parsed (2.2 s of CPU
     # per MB). The last-resort scan of the body stops after a fixed number of date-like texts.
     from newsspider import extract
-    from newsspider.extraction import dates
+    from newsspider.extraction.metadata import dates
 
     lines = "".join(f"<p>Lot {n}: 12.03.2019</p>" for n in range(1000))
     article = extract(f"<html><body>{lines}</body></html>")
@@ -202,7 +202,7 @@ def test_the_headlines_surroundings_are_read_a_bounded_number_of_times(
     # them (198 parses, 2.9 s of CPU per MB). The reads around <time> elements and headlines
     # stop after a fixed number, whatever the page holds.
     from newsspider import extract
-    from newsspider.extraction import dates
+    from newsspider.extraction.metadata import dates
 
     lines = "".join(f"<div><p>Lot {n}: 31.02.2019</p></div>" for n in range(400))
     headlines = "".join(f"<h1>Auction results, part {n}</h1>" for n in range(3))
@@ -278,7 +278,7 @@ _CUE_WORDS = (
 )
 @settings(max_examples=500, deadline=None)
 def test_cues_find_what_ignoring_case_finds(pieces: list[str]) -> None:
-    from newsspider.extraction import dates
+    from newsspider.extraction.metadata import dates
 
     cues = (
         dates._MODIFIED_CUE,
@@ -296,7 +296,7 @@ def test_cues_find_what_ignoring_case_finds(pieces: list[str]) -> None:
 @given(st.text(alphabet="0123456789/-_.?=a%", max_size=40))
 @settings(max_examples=500, deadline=None)
 def test_url_date_patterns_match_as_before(path: str) -> None:
-    from newsspider.extraction.date_parsing import _URL_DMY_RE, _URL_YMD_RE
+    from newsspider.extraction.metadata.date_parsing import _URL_DMY_RE, _URL_YMD_RE
 
     before = (
         re.compile(

@@ -360,7 +360,7 @@ def test_per_process_caches_keep_no_page_sized_keys() -> None:
 def test_nested_byline_candidates_read_little_text(monkeypatch: pytest.MonkeyPatch) -> None:
     """Found by bench.fuzz (seed 14): author-class elements nested around the rest of the page
     each had their whole text read, 200 candidates x the page (2.6 s/MB)."""
-    from newsspider.extraction import authors
+    from newsspider.extraction.metadata import authors
 
     read = 0
     real_clean_text = authors.clean_text
@@ -388,7 +388,7 @@ def test_a_bug_in_reading_the_metadata_is_flagged_and_logged(
 ) -> None:
     # Metadata may fail without taking the body with it, but never silently: compiled, a
     # type check's TypeError once cost 160 pages their dates, unseen.
-    from newsspider.extraction import metadata
+    from newsspider.extraction.metadata import reader as metadata
 
     def broken(*args: object) -> metadata.PageMetadata:
         raise TypeError("a bug")
@@ -399,7 +399,7 @@ def test_a_bug_in_reading_the_metadata_is_flagged_and_logged(
         + "<p>The harbour reopened on Monday after three weeks of repairs to the pier.</p>" * 8
         + "</article></body></html>"
     )
-    with caplog.at_level("ERROR", logger="newsspider.extraction.metadata"):
+    with caplog.at_level("ERROR", logger="newsspider.extraction.metadata.reader"):
         article = extract(page, url="https://example.com/harbour")
     assert "metadata-error" in article.warnings
     assert "internal-error" not in article.warnings

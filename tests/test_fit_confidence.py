@@ -12,7 +12,7 @@ from bench.fit_confidence import (
     group_weights,
     truth_on_page,
 )
-from newsspider.extraction.confidence import FEATURE_NAMES
+from newsspider.extraction.classify.confidence import FEATURE_NAMES
 
 
 def test_group_weights_give_every_group_the_same_total() -> None:

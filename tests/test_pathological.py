@@ -34,7 +34,7 @@ from support.articles import assert_well_formed
 from bench import pathological
 from bench.pathological import CASES, LEAD, SECRET, Measurement, Sandbox, measure
 from newsspider import ALGORITHMS, extract
-from newsspider.extraction import class_words
+from newsspider.extraction.page import class_words
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="peak RSS is read from /proc"
@@ -207,7 +207,7 @@ def _cpu(run: Callable[[], object]) -> float:
 @pytest.mark.parametrize("engine", ["extract", "score"])
 @pytest.mark.parametrize("pattern", sorted(pathological.PATTERNS))
 def test_adversarial_pattern_costs_grow_linearly(pattern: str, engine: str) -> None:
-    from newsspider.extraction.content_score import score_page
+    from newsspider.extraction.classify.content_score import score_page
 
     def cost(size: int) -> tuple[float, float]:
         page = pathological.pattern_page(pattern, size)

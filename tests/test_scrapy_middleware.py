@@ -16,9 +16,9 @@ from scrapy.linkextractors import LinkExtractor
 from scrapy.settings import Settings
 from scrapy.spiders import CrawlSpider, Rule
 
-from newsspider.extraction_runner import ExtractionRunner
 from newsspider.items import PageItem
 from newsspider.middlewares import ContentFilterMiddleware, PageDropped, article_callback
+from newsspider.workers.extraction_runner import ExtractionRunner
 
 ARTICLE = (
     b"<html><body><article>"

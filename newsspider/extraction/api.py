@@ -8,16 +8,13 @@ from datetime import datetime
 from typing import Any, Final
 
 from newsspider.extraction.article import Article
-from newsspider.extraction.assembly import body_text, select_body
-from newsspider.extraction.binary import (
-    TEXT_SAMPLE,
-    binary_signature,
-    data_format,
-    mostly_not_text,
-)
-from newsspider.extraction.cleaning import clean_tree
-from newsspider.extraction.collector import collector_paused
-from newsspider.extraction.confidence import (
+from newsspider.extraction.body.assembly import body_text, select_body
+from newsspider.extraction.body.html_output import body_html
+from newsspider.extraction.body.page_content import CONTENT_PAGE_TYPES, content_selection
+from newsspider.extraction.body.scoring import ContainerChoice, choose_container
+from newsspider.extraction.body.threads import ThreadSelection, thread_selection
+from newsspider.extraction.body.trimming import trim_edges
+from newsspider.extraction.classify.confidence import (
     DROP_THRESHOLD,
     article_presence,
     body_quality,
@@ -26,25 +23,28 @@ from newsspider.extraction.confidence import (
     page_evidence,
     structured_agreement,
 )
-from newsspider.extraction.decoding import DecodedPage, decode_html
-from newsspider.extraction.html_output import body_html
-from newsspider.extraction.metadata import PageMetadata, read_metadata
-from newsspider.extraction.noscript import crawler_rendering, source_for_rendering
-from newsspider.extraction.page_content import CONTENT_PAGE_TYPES, content_selection
-from newsspider.extraction.pagetype import (
+from newsspider.extraction.classify.pagetype import (
     body_shape,
     classify_page,
     no_article_type,
     page_signals,
     read_form_signals,
 )
-from newsspider.extraction.parsing import parse_prepared, prepare_markup
-from newsspider.extraction.scoring import ContainerChoice, choose_container
-from newsspider.extraction.segments import segment_page
+from newsspider.extraction.common.collector import collector_paused
+from newsspider.extraction.metadata.reader import PageMetadata, read_metadata
+from newsspider.extraction.page.cleaning import clean_tree
+from newsspider.extraction.page.noscript import crawler_rendering, source_for_rendering
+from newsspider.extraction.page.segments import segment_page
+from newsspider.extraction.parse.binary import (
+    TEXT_SAMPLE,
+    binary_signature,
+    data_format,
+    mostly_not_text,
+)
+from newsspider.extraction.parse.decoding import DecodedPage, decode_html
+from newsspider.extraction.parse.parsing import parse_prepared, prepare_markup
 from newsspider.extraction.stages import StageRecord
 from newsspider.extraction.strategies import STRATEGIES, StrategyInput
-from newsspider.extraction.threads import ThreadSelection, thread_selection
-from newsspider.extraction.trimming import trim_edges
 
 logger = logging.getLogger(__name__)
 

@@ -19,7 +19,7 @@ from typing import Any, Final
 
 from newsspider.extraction.api import extract
 from newsspider.extraction.article import Article
-from newsspider.extraction.content_score import PageVerdict, Thresholds, score_page
+from newsspider.extraction.classify.content_score import PageVerdict, Thresholds, score_page
 from newsspider.extraction.stages import StageRecord
 
 __all__ = [

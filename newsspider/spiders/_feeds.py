@@ -23,8 +23,8 @@ from typing import Any, Final
 from lxml import etree
 from w3lib.html import remove_tags
 
-from newsspider.extraction.binary import FEED_ROOTS
-from newsspider.extraction.urls import join_url
+from newsspider.extraction.common.urls import join_url
+from newsspider.extraction.parse.binary import FEED_ROOTS
 from newsspider.spiders._dates import normalize_date
 from newsspider.spiders._xml import XmlSteps, children, local_name, text_of, xml_base
 from newsspider.spiders._xml import xml_bytes as _xml_bytes

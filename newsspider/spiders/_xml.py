@@ -13,7 +13,7 @@ from typing import Any, Final
 from lxml import etree
 from scrapy.utils.gz import gunzip
 
-from newsspider.extraction.urls import join_url
+from newsspider.extraction.common.urls import join_url
 
 #: Decompressed sitemaps and feeds above this are refused (the sitemap protocol caps them at
 #: 50 MB).
