@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from newsspider.extraction.metadata.date_parsing import (
     _DMY_TEXT_RE,
     _MDY_TEXT_RE,
-    _MONTH_BY_NAME,
     _MONTH_RE,
+    MONTH_BY_NAME,
     ParsedDate,
     date_from_url,
     parse_machine_date,
@@ -215,14 +215,14 @@ def test_the_headlines_surroundings_are_read_a_bounded_number_of_times(
 
 def _flat_month_pattern(pattern: re.Pattern[str]) -> re.Pattern[str]:
     """`pattern` with the month names as the flat, longest-first alternation they replace."""
-    flat = "|".join(re.escape(n) for n in sorted(_MONTH_BY_NAME, key=len, reverse=True))
+    flat = "|".join(re.escape(n) for n in sorted(MONTH_BY_NAME, key=len, reverse=True))
     return re.compile(pattern.pattern.replace(_MONTH_RE, flat), pattern.flags)
 
 
 def test_no_month_name_is_another_up_to_a_non_word_character() -> None:
     # What makes the grouped alternation match as the flat one did (`_month_alternation`).
-    for short in _MONTH_BY_NAME:
-        for name in _MONTH_BY_NAME:
+    for short in MONTH_BY_NAME:
+        for name in MONTH_BY_NAME:
             if name != short and name.startswith(short):
                 assert re.match(r"\w", name[len(short)]), (short, name)
 
@@ -230,7 +230,7 @@ def test_no_month_name_is_another_up_to_a_non_word_character() -> None:
 @given(
     st.lists(
         st.one_of(
-            st.sampled_from(sorted(_MONTH_BY_NAME)),
+            st.sampled_from(sorted(MONTH_BY_NAME)),
             st.sampled_from(["5", "05", "31", "2019", "1999", "2024", "12:30", "pm", "th", "de"]),
             st.text(alphabet=" .,:/-–\u00a0xXaéЯ年", max_size=3),
         ),

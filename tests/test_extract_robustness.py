@@ -363,14 +363,14 @@ def test_nested_byline_candidates_read_little_text(monkeypatch: pytest.MonkeyPat
     from newsspider.extraction.metadata import authors
 
     read = 0
-    real_clean_text = authors.clean_text
+    real_field_text = authors.field_text
 
-    def counting_clean_text(text: str | None) -> str:
+    def counting_field_text(text: str | None, max_chars: int) -> str:
         nonlocal read
         read += len(text or "")
-        return real_clean_text(text)
+        return real_field_text(text, max_chars)
 
-    monkeypatch.setattr(authors, "clean_text", counting_clean_text)
+    monkeypatch.setattr(authors, "field_text", counting_field_text)
     text = "<p>" + ("word " * 40 + "</p><p>") * 2000 + "</p>"
     page = (
         "<html><body><article><div><div><h1>Headline of the story</h1>"

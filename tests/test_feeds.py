@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from support.steps import read_in_steps
 
-from newsspider.spiders._feeds import FeedReader, FeedRepair, clean_text, parse_feed, repair_feed
+from newsspider.spiders._feeds import FeedReader, FeedRepair, feed_text, parse_feed, repair_feed
 from newsspider.spiders._sitemaps import parse_sitemap
 
 BASE = "https://news.example/feeds/main.xml"
@@ -61,6 +61,29 @@ def test_localised_dates() -> None:
     first, cdata, *_ = parse_feed(BROKEN_RSS, BASE)
     assert first.date == "2026-03-05T09:30:00+01:00"
     assert cdata.date == "2026-03-05T10:00:00+01:00"
+
+
+def _rss_dated(published: str) -> bytes:
+    return (
+        '<?xml version="1.0" encoding="utf-8"?><rss version="2.0"><channel><title>t</title>'
+        f"<item><title>A story</title><link>https://news.example/a</link>"
+        f"<pubDate>{published}</pubDate></item></channel></rss>"
+    ).encode()
+
+
+@pytest.mark.parametrize(
+    ("published", "iso"),
+    [
+        ("5 ledna 2026", "2026-01-05"),  # Czech genitive, from the page dates' table
+        ("5 січня 2026", "2026-01-05"),  # Ukrainian
+        ("Po, 05 března 2026 09:30:00 +0100", "2026-03-05T09:30:00+01:00"),
+        ("5 paź 2026", "2026-10-05"),  # a feed-only Polish abbreviation
+        ("5 notamonth 2026", None),
+    ],
+)
+def test_feed_dates_read_the_page_dates_month_names(published: str, iso: str | None) -> None:
+    (entry,) = parse_feed(_rss_dated(published), BASE)
+    assert entry.date == iso
 
 
 ATOM = b"""<?xml version="1.0" encoding="utf-8"?>
@@ -151,10 +174,10 @@ def test_not_a_feed(junk: bytes) -> None:
     assert list(reader) == []
 
 
-def test_clean_text() -> None:
-    assert clean_text("  a\n\t b&nbsp;c ") == "a b c"
-    assert clean_text("x < y and y > z") == "x < y and y > z"
-    assert clean_text("&nbsp;") is None
+def test_feed_text() -> None:
+    assert feed_text("  a\n\t b&nbsp;c ") == "a b c"
+    assert feed_text("x < y and y > z") == "x < y and y > z"
+    assert feed_text("&nbsp;") is None
 
 
 def test_big_feed_is_read_in_bounded_steps() -> None:

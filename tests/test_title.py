@@ -238,11 +238,19 @@ def test_heading_text_keeps_a_space_between_its_pieces(markup: str, expected: st
     assert heading_text(parse_heading(markup)) == expected
 
 
-def test_clean_text_decodes_double_escaped_entities_only() -> None:
-    from newsspider.extraction.metadata.title import clean_text
+def test_field_text_decodes_double_escaped_entities_only() -> None:
+    from newsspider.extraction.metadata.text import field_text
 
-    assert clean_text("SF&#x27;s best &amp; worst") == "SF's best & worst"
-    assert clean_text("AT&T and R&D; fine") == "AT&T and R&D; fine"
+    assert field_text("SF&#x27;s best &amp; worst", 400) == "SF's best & worst"
+    assert field_text("AT&T and R&D; fine", 400) == "AT&T and R&D; fine"
+
+
+def test_field_text_collapses_whitespace_drops_invisibles_and_cuts() -> None:
+    from newsspider.extraction.metadata.text import field_text
+
+    assert field_text("  a\u200b b\n\tc  ", 400) == "a b c"
+    assert field_text("word " * 100, 12) == "word word wo"
+    assert field_text(None, 400) == ""
 
 
 def test_heading_equal_to_leading_piece_of_title_wins() -> None:

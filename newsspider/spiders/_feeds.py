@@ -206,7 +206,7 @@ def _xml_char(codepoint: int) -> bool:
     return codepoint <= 0xD7FF or 0xE000 <= codepoint <= 0xFFFD or 0x10000 <= codepoint <= 0x10FFFF
 
 
-def clean_text(text: str | None) -> str | None:
+def feed_text(text: str | None) -> str | None:
     """A feed title or name as plain text: entities left escaped once more decoded (``&amp;nbsp;``
     is common), markup that was escaped into it removed, whitespace collapsed."""
     if not text:
@@ -278,7 +278,7 @@ def _text(nodes: list[etree._Element] | None) -> str | None:
 
 
 def _authors(nodes: list[etree._Element]) -> tuple[str, ...]:
-    return tuple(name for node in nodes if (name := clean_text(text_of(node))))
+    return tuple(name for node in nodes if (name := feed_text(text_of(node))))
 
 
 def _first_date(named: dict[str, list[etree._Element]], names: tuple[str, ...]) -> str | None:
@@ -307,7 +307,7 @@ def _rss_item(item: etree._Element, document_url: str) -> FeedEntry | None:
         return None
     return FeedEntry(
         url=url,
-        title=clean_text(_text(named.get("title"))),
+        title=feed_text(_text(named.get("title"))),
         date=_first_date(named, ("pubdate", "date", "published", "updated")),
         authors=_authors(named.get("author", []) + named.get("creator", [])),
     )
@@ -335,7 +335,7 @@ def _atom_entry(entry: etree._Element, document_url: str) -> FeedEntry | None:
     names = [name for author in named.get("author", []) for name in children(author, "name")]
     return FeedEntry(
         url=url,
-        title=clean_text(_text(named.get("title"))),
+        title=feed_text(_text(named.get("title"))),
         date=_first_date(named, ("published", "updated", "issued", "modified")),
         authors=_authors(names),
     )

@@ -144,23 +144,6 @@ def teaser_blocks(page: PageSegments) -> list[bool]:
     return teaser
 
 
-def _subtree_scores(page: PageSegments, values: list[float]) -> list[float]:
-    parents = page.block_parents
-    scores = [0.0] * len(parents)
-    owners = page.segment_owners
-    # Index loops and spelled-out sums (see `teaser_blocks`): compiled, a zip with strict=True
-    # is a generic iterator.
-    for index in range(len(owners)):
-        owner = owners[index]
-        scores[owner] = scores[owner] + values[index]
-    # Children have larger ids than their parents: one reverse sweep sums every subtree.
-    for block_id in range(len(parents) - 1, 0, -1):
-        parent = parents[block_id]
-        if parent >= 0:
-            scores[parent] = scores[parent] + scores[block_id]
-    return scores
-
-
 def _mark_labelled_sections(
     page: PageSegments, furniture: list[bool], labelled: list[bool]
 ) -> None:
@@ -379,7 +362,7 @@ def choose_container(page: PageSegments) -> ContainerChoice | None:
             # A teaser's summary can cost the page's score but never add to it.
             if teaser[owner] and value_list[index] > 0.0:
                 value_list[index] = 0.0
-    scores = _subtree_scores(page, value_list)
+    scores = page.subtree_scores(value_list)
     adjusted = list(scores)
     for block_id, furniture in enumerate(marks.blocks):
         if furniture:
@@ -427,22 +410,6 @@ RUN_FACTOR: Final = 2.0
 RUN_SHARE: Final = 0.5
 
 
-def _subtree_chars(page: PageSegments) -> list[int]:
-    """Per block: the characters of the segments in its subtree."""
-    totals = [0] * len(page.block_parents)
-    owners, chars = page.segment_owners, page.segment_chars
-    # Index loops and spelled-out sums: see `_subtree_scores`.
-    for index in range(len(owners)):
-        owner = owners[index]
-        totals[owner] = totals[owner] + chars[index]
-    parents = page.block_parents
-    for block_id in range(len(parents) - 1, 0, -1):
-        parent = parents[block_id]
-        if parent >= 0:
-            totals[parent] = totals[parent] + totals[block_id]
-    return totals
-
-
 def best_child_run(
     page: PageSegments, weighed: list[float], best: int, furniture: list[bool]
 ) -> list[int]:
@@ -456,7 +423,7 @@ def best_child_run(
     threshold = RUN_FACTOR * best_score if best_score > 0 else math.inf
     # Whether a block is a box of links (most of its subtree's text is link text) is asked
     # only of the few blocks with a negative score: not worked out for every block.
-    subtree_chars, prose = _subtree_chars(page), page.prose
+    subtree_chars, prose = page.subtree_totals(page.segment_chars), page.prose
     # Kadane per parent, all parents at once: children of a block come in document order.
     current = [0.0] * len(parents)
     start = [-1] * len(parents)

@@ -97,23 +97,6 @@ def _template(page: PageSegments, block_id: int, cache: dict[int, str]) -> tuple
     return tuple(key)
 
 
-def _link_chars(page: PageSegments) -> list[int]:
-    """Link characters in each block's subtree."""
-    parents = page.block_parents
-    links = [0] * len(parents)
-    owners, link_chars = page.segment_owners, page.segment_link_chars
-    # Index loops and `a[i] = a[i] + x`: compiled, a zip with strict=True is a generic
-    # iterator and an augmented item assignment a generic object operation.
-    for index in range(len(owners)):
-        owner = owners[index]
-        links[owner] = links[owner] + link_chars[index]
-    for block_id in range(len(parents) - 1, 0, -1):
-        parent = parents[block_id]
-        if parent >= 0:
-            links[parent] = links[parent] + links[block_id]
-    return links
-
-
 def _headlines(page: PageSegments) -> list[int]:
     """Owners of linked h2-h4 headings that lead to other pages (teaser headlines), in
     document order. A heading linking into the page ("#p2169826") is a post's permalink."""
@@ -281,7 +264,7 @@ class _PostChecks:
         if self.headlines and _has_headline(page, outer[0], self.headlines):
             return []
         if self.links is None:
-            self.links = _link_chars(page)
+            self.links = page.subtree_totals(page.segment_link_chars)
         prose, links = page.prose, self.links
         if sum(1 for block_id in outer if prose[block_id] >= links[block_id]) < MIN_POSTS:
             return []

@@ -14,7 +14,7 @@ from typing import Any, Final, TypeVar, cast
 __all__ = ["MAX_KEY_CHARS", "cacheable", "short_key_cache"]
 
 #: Longest string argument kept as a cache key. Titles are cut to 400 characters before they
-#: reach a cache (`title.clean_text`); class values and meta names are rarely over 100.
+#: reach a cache (`text.field_text`); class values and meta names are rarely over 100.
 MAX_KEY_CHARS: Final = 512
 
 F = TypeVar("F", bound=Callable[..., Any])

@@ -12,7 +12,7 @@ from lxml import etree
 from newsspider.core_loader import CompiledTwin
 from newsspider.extraction.common.caching import short_key_cache
 from newsspider.extraction.metadata.jsonld import json_text
-from newsspider.extraction.metadata.title import clean_text
+from newsspider.extraction.metadata.text import MAX_FIELD_CHARS, field_text
 
 __all__ = ["clean_authors", "find_authors"]
 
@@ -46,7 +46,7 @@ def clean_authors(raw: Sequence[str]) -> tuple[str, ...]:
     names: list[str] = []
     seen: set[str] = set()
     for value in raw:
-        text = clean_text(value)
+        text = field_text(value, MAX_FIELD_CHARS)
         if not text or (_NOT_NAME_RE.search(text) and text.startswith(("http", "www", "/"))):
             continue
         text = _BY_PREFIX_RE.sub("", text)
@@ -160,7 +160,7 @@ def _byline_authors(headline: Any) -> tuple[str, ...]:
             source = name if name is not None else el
             marked.append(el.get("content") or _text_start(source))
         elif _AUTHOR_CLASS_RE.search(el.get("class") or ""):
-            text = clean_text(_text_start(el))
+            text = field_text(_text_start(el), MAX_FIELD_CHARS)
             # A byline block may also hold the date; keep only explicit "By ..." texts.
             if len(text) < 120 and _BY_PREFIX_RE.match(text):
                 bylines.append(text)

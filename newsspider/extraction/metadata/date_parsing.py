@@ -73,7 +73,9 @@ _MONTHS_AR: Final[dict[int, tuple[str, ...]]] = {
     11: ("نوفمبر", "تشرين الثاني"),
     12: ("ديسمبر", "كانون الأول"),
 }
-_MONTH_BY_NAME: Final = {
+#: Month names in every language the dates are read in (lower case, no trailing dot) -> month
+#: number: page dates here, feed and sitemap dates in `newsspider.spiders._dates`.
+MONTH_BY_NAME: Final = {
     name: num for table in (_MONTHS, _MONTHS_AR) for num, names in table.items() for name in names
 }
 
@@ -94,7 +96,7 @@ def _month_alternation(names: Iterable[str]) -> str:
     return "|".join(f"{re.escape(first)}(?:{'|'.join(rests)})" for first, rests in groups.items())
 
 
-_MONTH_RE: Final = _month_alternation(_MONTH_BY_NAME)
+_MONTH_RE: Final = _month_alternation(MONTH_BY_NAME)
 # Word boundaries that also work for Cyrillic; an abbreviation may carry a dot.
 _MON: Final = rf"(?<!\w)(?P<mon>{_MONTH_RE})(?!\w)\.?"
 
@@ -328,7 +330,7 @@ def parse_text_date(text: str, *, latest: date, month_first: bool = False) -> Pa
                 else:
                     mo, d = a, b
             elif "mon" in g and g["mon"] is not None:
-                mo = _MONTH_BY_NAME.get(g["mon"].lower().rstrip("."), 0)
+                mo = MONTH_BY_NAME.get(g["mon"].lower().rstrip("."), 0)
                 d = int(g["d"])
             else:
                 mo, d = int(g["m"]), int(g["d"])

@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Final
 
-from newsspider.extraction.metadata.title import clean_text
+from newsspider.extraction.metadata.text import MAX_FIELD_CHARS, field_text
 
 __all__ = ["NOT_ARTICLE_TYPES", "article_body", "json_text", "jsonld_objects", "schema_types"]
 
@@ -118,7 +118,7 @@ def json_text(value: Any) -> str | None:
             value = value.get("name") or value.get("url") or value.get("@id")
         else:
             break
-    return clean_text(value) if isinstance(value, str) else None
+    return field_text(value, MAX_FIELD_CHARS) if isinstance(value, str) else None
 
 
 def article_body(main: Mapping[str, Any]) -> str | None:

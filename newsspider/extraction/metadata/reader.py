@@ -26,7 +26,8 @@ from newsspider.extraction.metadata.jsonld import (
     schema_types,
 )
 from newsspider.extraction.metadata.page_scan import scan_page
-from newsspider.extraction.metadata.title import choose_title, clean_text
+from newsspider.extraction.metadata.text import MAX_FIELD_CHARS, field_text
+from newsspider.extraction.metadata.title import choose_title
 
 logger = logging.getLogger(__name__)
 
@@ -61,7 +62,7 @@ class PageMetadata:
 def _first(meta: Mapping[str, Sequence[str]], *keys: str) -> str | None:
     for key in keys:
         for value in meta.get(key, ()):
-            text = clean_text(value)
+            text = field_text(value, MAX_FIELD_CHARS)
             if text:
                 return text
     return None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
@@ -12,14 +11,13 @@ from lxml import etree
 
 from newsspider.extraction.common.caching import short_key_cache
 from newsspider.extraction.common.urls import split_url
+from newsspider.extraction.metadata.text import MAX_FIELD_CHARS, field_text
 
 #: Meta keys (lower-cased) that carry the headline, best first.
 TITLE_META: Final = (
     "og:title", "twitter:title", "title", "headline", "dc.title", "dc:title", "dcterms.title",
     "dcterms:title", "parsely-title", "sailthru.title", "weibo:article:title",
 )  # fmt: skip
-
-_MAX_TITLE: Final = 400
 
 _CJK_RE: Final = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 # Separators between a headline and a site/section name. "_" only in CJK titles (below).
@@ -42,12 +40,6 @@ _GENERIC_LABELS: Final = frozenset(
 )
 
 
-# Invisible characters that only break comparisons: zero-width space, word joiner, BOM, soft
-# hyphen, direction marks. ZWJ/ZWNJ stay: they shape Persian, Indic scripts and emoji.
-_INVISIBLE_RE: Final = re.compile("[\u200b\u2060\ufeff\u00ad\u200e\u200f]")
-# An entity left escaped once too often by a template ("SF&#x27;s", "&amp;"): real titles do
-# not spell entities, so decoding them is safe. A semicolon is required ("AT&T" stays).
-_ENTITY_RE: Final = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z][a-zA-Z0-9]{1,31});")
 # Letters and digits only: two titles with one skeleton differ only in quotes, dashes, spacing.
 _SKELETON_RE: Final = re.compile(r"[\W_]+")
 
@@ -58,27 +50,12 @@ def _norm(text: str) -> str:
     return " ".join(text.split()).strip(_PUNCT_EDGES)
 
 
-def clean_text(text: str | None) -> str:
-    """Whitespace-collapsed text, or "" for None."""
-    if not text:
-        return ""
-    if "&" in text:
-        text = _ENTITY_RE.sub(_unescape, text)
-    if not text.isascii():  # the invisible characters are not ASCII: most texts skip the search
-        text = _INVISIBLE_RE.sub("", text)
-    return " ".join(text.split())[:_MAX_TITLE]
-
-
 def _squash(text: str) -> str:
     """`text` without spaces, dots and hyphens: they do not count when a title part is
     compared with a site name."""
     # str.split() drops what the regex "[\s.\-]" matched as "\s" (str.isspace()): three times
     # faster than that regex's sub().
     return "".join(text.split()).replace(".", "").replace("-", "")
-
-
-def _unescape(match: re.Match[str]) -> str:
-    return html.unescape(match.group())
 
 
 @short_key_cache(512)
@@ -93,9 +70,9 @@ def element_text(el: Any) -> str:
     for text in el.itertext():
         parts.append(text)
         size += len(text)
-        if size > 2 * _MAX_TITLE:
+        if size > 2 * MAX_FIELD_CHARS:
             break
-    return clean_text("".join(parts))
+    return field_text("".join(parts), MAX_FIELD_CHARS)
 
 
 @short_key_cache(1024)
@@ -286,20 +263,20 @@ def choose_title(
     structured: list[str] = []
     for obj in jsonld[:3]:
         value = obj.get("headline") or obj.get("name")
-        if isinstance(value, str) and clean_text(value):
-            structured.append(clean_text(value))
+        if isinstance(value, str) and field_text(value, MAX_FIELD_CHARS):
+            structured.append(field_text(value, MAX_FIELD_CHARS))
             break
     for key in TITLE_META:
         for value in meta.get(key, ())[:1]:
-            text = clean_text(value)
+            text = field_text(value, MAX_FIELD_CHARS)
             # A "title" that is only the site's name says nothing about this page.
             if text and _norm(text) != site and not _is_site_name(text, sites):
                 structured.append(text)
-    title_tag = clean_text(title_tag)
+    title_tag = field_text(title_tag, MAX_FIELD_CHARS)
 
     references = [t for t in (*structured[:2], title_tag) if t]
     if hint:
-        references.append(clean_text(hint))
+        references.append(field_text(hint, MAX_FIELD_CHARS))
 
     # A visible heading that agrees with the page's own titles is the headline.
     best_heading: tuple[tuple[float, int, int], str, Any] | None = None
@@ -309,7 +286,7 @@ def choose_title(
             continue
         seen.add(id(el))
         text = _heading_text(el)
-        if not (2 <= len(text) <= _MAX_TITLE) or _norm(text) == site:
+        if not (2 <= len(text) <= MAX_FIELD_CHARS) or _norm(text) == site:
             continue
         if _is_site_name(text, sites):
             continue  # the logo
@@ -358,7 +335,7 @@ def choose_title(
         text = _heading_text(el)
         if text:
             return text, el
-    return (clean_text(hint) or None), None
+    return (field_text(hint, MAX_FIELD_CHARS) or None), None
 
 
 #: Elements that start a new line inside a heading (a kicker above the headline).
@@ -403,9 +380,9 @@ def heading_text(el: Any) -> str:
         parts.append(text)
         run += len(text)
         size += len(text)
-        if size > 2 * _MAX_TITLE:
+        if size > 2 * MAX_FIELD_CHARS:
             break
-    return clean_text("".join(parts)).rstrip("¶ ")
+    return field_text("".join(parts), MAX_FIELD_CHARS).rstrip("¶ ")
 
 
 def _holds_piece(el: Any, n_piece: str) -> bool:

@@ -130,6 +130,39 @@ class PageSegments:
             if tag in TEASER_HEADINGS and chars and link_chars * 2 > chars
         ]
 
+    def subtree_totals(self, per_segment: list[int]) -> list[int]:
+        """Per block: the sum of ``per_segment`` (one count per segment) over the segments of
+        its subtree. `subtree_scores` is the same sum for scores."""
+        totals = [0] * len(self.block_parents)
+        owners = self.segment_owners
+        # Index loops and `a[i] = a[i] + x`: compiled, a zip with strict=True is a generic
+        # iterator and an augmented item assignment a generic object operation.
+        for index in range(len(owners)):
+            owner = owners[index]
+            totals[owner] = totals[owner] + per_segment[index]
+        # Children have larger ids than their parents: one reverse sweep sums every subtree.
+        parents = self.block_parents
+        for block_id in range(len(parents) - 1, 0, -1):
+            parent = parents[block_id]
+            if parent >= 0:
+                totals[parent] = totals[parent] + totals[block_id]
+        return totals
+
+    def subtree_scores(self, per_segment: list[float]) -> list[float]:
+        """`subtree_totals` for scores: written for floats, as mypyc compiles float and int
+        arithmetic to different native code."""
+        totals = [0.0] * len(self.block_parents)
+        owners = self.segment_owners
+        for index in range(len(owners)):
+            owner = owners[index]
+            totals[owner] = totals[owner] + per_segment[index]
+        parents = self.block_parents
+        for block_id in range(len(parents) - 1, 0, -1):
+            parent = parents[block_id]
+            if parent >= 0:
+                totals[parent] = totals[parent] + totals[block_id]
+        return totals
+
     def ancestors(self, block_id: int) -> set[int]:
         """The ids of the blocks around `block_id` (not itself), up to the root."""
         parents = self.block_parents

@@ -625,17 +625,10 @@ def _mark_captions(page: PageSegments, captioned: list[int]) -> None:
     class on an ancestor of that region is a layout wrapper)."""
     parents = page.block_parents
     count = len(parents)
-    prose = page.prose = [0] * count
-    owners, chars, link_chars = page.segment_owners, page.segment_chars, page.segment_link_chars
-    # Index loops and `a[i] = a[i] + x`: compiled, a zip with strict=True is a generic
-    # iterator and an augmented item assignment a generic object operation.
-    for index in range(len(owners)):
-        owner = owners[index]
-        prose[owner] = prose[owner] + chars[index] - link_chars[index]
-    for block_id in range(count - 1, 0, -1):
-        parent = parents[block_id]
-        if parent >= 0:
-            prose[parent] = prose[parent] + prose[block_id]
+    chars, link_chars = page.segment_chars, page.segment_link_chars
+    prose = page.prose = page.subtree_totals(
+        [chars[index] - link_chars[index] for index in range(len(chars))]
+    )
     captions = page.block_captions = [False] * count
     if not captioned:
         return  # most pages: no caption to place or inherit

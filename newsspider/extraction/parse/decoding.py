@@ -245,3 +245,14 @@ def decode_html(data: bytes, encoding: str | None = None) -> DecodedPage:
     if detected is not None:
         return DecodedPage(data.decode(detected, errors="replace"), detected, None, "detected")
     return DecodedPage(data.decode("utf-8", errors="replace"), "utf-8", None, "fallback")
+
+
+def usable_encoding(body: bytes, encoding: str | None) -> str | None:
+    """`encoding` if `body` decodes with it, else None (let the extractor sniff)."""
+    if encoding is None:
+        return None
+    try:
+        body.decode(encoding)
+    except (UnicodeDecodeError, LookupError):
+        return None
+    return encoding
