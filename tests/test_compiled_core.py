@@ -123,6 +123,11 @@ def test_a_source_edited_since_the_build_is_found() -> None:
     digest = hashlib.sha256(source.read_bytes()).hexdigest()
     assert core_loader._stale({"api": digest}) == []
     assert core_loader._stale({"api": "0" * 64}) == ["api.py"]
+    # A module in a stage package: named with dots, found at its path.
+    walk = Path(api.__file__).parent / "page" / "segments.py"
+    walk_digest = hashlib.sha256(walk.read_bytes()).hexdigest()
+    assert core_loader._stale({"page.segments": walk_digest}) == []
+    assert core_loader._stale({"page.segments": "0" * 64}) == ["page/segments.py"]
 
 
 def test_the_articles_module_stays_python() -> None:

@@ -151,3 +151,17 @@ def test_nothing_imports_in_a_circle() -> None:
     for name in sorted(graph):
         if name not in state and (circle := visit(name, [name])):
             pytest.fail(" -> ".join(circle))
+
+
+def test_the_compiled_parts_list_names_every_cython_source() -> None:
+    from newsspider.extraction.common import compiled_parts
+
+    core = PACKAGE / "extraction"
+    sources = {
+        ".".join(path.relative_to(core).with_suffix("").parts) for path in core.rglob("_*_c.pyx")
+    }
+    assert sources == set(compiled_parts.CYTHON)
+    for name in sources:  # each with its type stub, beside the Python code it twins
+        assert (core / f"{name.replace('.', '/')}.pyi").exists(), name
+    for name in compiled_parts.MYPYC_SKIPPED_MODULES:
+        assert (core / f"{name.replace('.', '/')}.py").exists(), name
