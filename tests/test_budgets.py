@@ -8,8 +8,8 @@ import time
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from support import pathological
 
-from bench import pathological
 from newsspider.extraction import content_score
 from newsspider.extraction.budgets import cut_to_budget
 

@@ -1,9 +1,9 @@
 """Fuzz `newsspider.extract` for a fixed time: it must never raise and always return a sane Article.
 
-    python -m bench.fuzz --seconds 600 --seed 1            # random multi-strategy inputs
-    python -m bench.fuzz --seconds 300 --engine atheris    # coverage-guided (needs atheris)
-    python -m bench.fuzz --seed 1 --replay 12345           # save input 12345 of seed 1
-    nice -n 19 python -m bench.fuzz --inputs 1000000 --workers 8 --seed 2   # resumable
+    python -m bench.robustness.fuzz --seconds 600 --seed 1          # random multi-strategy inputs
+    python -m bench.robustness.fuzz --seconds 300 --engine atheris  # coverage-guided (atheris)
+    python -m bench.robustness.fuzz --seed 1 --replay 12345         # save input 12345 of seed 1
+    nice -n 19 python -m bench.robustness.fuzz --inputs 1000000 --workers 8 --seed 2   # resumable
 
 With ``--inputs`` the run is split into chunks of ``--chunk`` input numbers, run by ``--workers``
 processes (each at ``--nice`` 19); every finished chunk is appended to
@@ -24,8 +24,9 @@ regenerated with ``--replay``):
   flips, JSON-LD, date and entity noise);
 - ``reencode``: a page re-encoded into gbk, big5, cp1251, koi8-r, shift_jis, euc-kr, utf-16,
   utf-32, … with a truthful, lying or bogus charset declaration and maybe a BOM;
-- ``feed``, ``sitemap``, ``json-ld``: structured documents (`bench.fuzz_documents`): RSS, Atom
-  and RDF feeds through `FeedReader`, sitemaps and sitemap indexes through `SitemapReader`, and
+- ``feed``, ``sitemap``, ``json-ld``: structured documents (`bench.robustness.fuzz_documents`):
+  RSS, Atom and RDF feeds through `FeedReader`, sitemaps and sitemap indexes through
+  `SitemapReader`, and
   pages with JSON-LD through `extract` (its metadata stage).
 
 Every input also gets a random ``encoding=`` (real, wrong or bogus labels), ``algorithm=`` (any
@@ -61,9 +62,9 @@ from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
-from bench import fuzz_documents
+from bench import ROOT
+from bench.robustness import fuzz_documents
 
-ROOT = Path(__file__).resolve().parent.parent
 FAILURES = ROOT / "bench-results" / "fuzz-failures"
 
 # --- vocabularies ---------------------------------------------------------------------------
@@ -205,7 +206,7 @@ def load_seeds() -> list[bytes]:
         seeds += [page.body for _, page in sorted(site.pages.items())]
     except Exception as error:  # the demo is a convenience here, not a requirement
         print(f"fuzz: demo site unavailable ({error})", file=sys.stderr)
-    from bench import pathological as p
+    from support import pathological as p
 
     box = p.Sandbox()
     seeds += [
@@ -586,9 +587,9 @@ class _LastError(logging.Handler):
 
 def check_output(article: Any) -> list[str]:
     """Problems with one result (empty: fine). Well-formedness as tests/support/articles.py."""
-    from bench.pathological import check_article
+    from support.pathological import check_article
 
-    problems = check_article(article)
+    problems: list[str] = check_article(article)
     if problems:
         return problems
     for name in ("body", "body_html", "title", "description", "site_name", "url", "image"):
@@ -1043,7 +1044,7 @@ def _summed_report(args: argparse.Namespace, progress: Path) -> dict[str, Any]:
         "max_cpu_s_per_mb_64kb_plus": worst_rate.get("max_s_per_mb"),
         "max_cpu_s_per_mb_input": worst_rate.get("max_s_per_mb_input"),
         "saved": saved,
-        "command": " ".join(["python -m bench.fuzz", *sys.argv[1:]]),
+        "command": " ".join(["python -m bench.robustness.fuzz", *sys.argv[1:]]),
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
     }
 
@@ -1114,7 +1115,7 @@ def run_atheris(args: argparse.Namespace, stats: Stats) -> None:
 
 def finish(args: argparse.Namespace, stats: Stats) -> dict[str, Any]:
     report = stats.report()
-    report["command"] = " ".join(["python -m bench.fuzz", *sys.argv[1:]])
+    report["command"] = " ".join(["python -m bench.robustness.fuzz", *sys.argv[1:]])
     if args.report:
         args.report.parent.mkdir(parents=True, exist_ok=True)
         args.report.write_text(json.dumps(report, indent=1) + "\n")

@@ -1,6 +1,6 @@
 """Feed parsing: newsspider's lxml reader next to feedparser, for speed and for what real feeds do.
 
-    python -m bench.feeds [--items 100] [--repeat 50]
+    python -m bench.robustness.feeds [--items 100] [--repeat 50]
 
 Speed: CPU per feed for a generated RSS 2.0 feed of ``--items`` entries (title, link, an HTML
 description, date, author, categories), parsed to the entries' link, title, date and authors.
@@ -15,7 +15,8 @@ import random
 import time
 from typing import Any
 
-from bench.filler import WORDS
+from support.filler import WORDS
+
 from newsspider.spiders._feeds import parse_feed
 
 BASE = "https://news.example/feed.xml"

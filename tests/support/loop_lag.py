@@ -1,6 +1,6 @@
 """`LoopLagMonitor`: how long the crawl's event loop went without running, measured in a crawl.
 
-A Scrapy extension (``EXTENSIONS = {"bench.loop_lag.LoopLagMonitor": 0}``): a Twisted
+A Scrapy extension (``EXTENSIONS = {"support.loop_lag.LoopLagMonitor": 0}``): a Twisted
 `LoopingCall` every 10 ms, from ``spider_opened`` to ``spider_closed``. Each tick records
 
 - the wall-clock lag: how much later than due it ran (a stall of the loop, or of the whole

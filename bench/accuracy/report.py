@@ -9,8 +9,8 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from bench.peers import Peer
-    from bench.run import CorpusRun, ExtractorResult
+    from bench.accuracy.peers import Peer
+    from bench.accuracy.run import CorpusRun, ExtractorResult
 
 __all__ = ["corpus_section", "header", "overview_section", "to_json"]
 
@@ -102,7 +102,7 @@ def _row(res: ExtractorResult, baseline: float, reference: ExtractorResult | Non
 
 def _site_name_misses(res: ExtractorResult) -> str:
     """How many wrong titles only lack the site name their truth carries (– without truth)."""
-    from bench.metric import title_truth_adds_site_name
+    from bench.accuracy.metric import title_truth_adds_site_name
 
     scored = [pr for pr in res.pages if pr.title_ok is not None]
     if not scored:
@@ -117,7 +117,7 @@ def _site_name_misses(res: ExtractorResult) -> str:
 def corpus_section(
     run: CorpusRun, langs: Sequence[str] = (), *, by_lang: bool = False, min_lang: int = 5
 ) -> str:
-    from bench.run import REFERENCE_PEER
+    from bench.accuracy.run import REFERENCE_PEER
 
     reference = run.result(REFERENCE_PEER)
     head = ["extractor", "F1", "P", "R", "title", "title≈", SITE_NAME_COLUMN, "date", "AUROC"]
@@ -197,7 +197,7 @@ def corpus_section(
 
 
 def _group_cells(run: CorpusRun, res: ExtractorResult, group: str | None) -> list[str]:
-    from bench.metric import accuracy, auroc, body_score, snippet_score
+    from bench.accuracy.metric import accuracy, auroc, body_score, snippet_score
 
     pages = run.group_pages(res, group)
     matches = [pr.match for pr in pages if pr.match is not None]
@@ -244,7 +244,7 @@ def overview_section(runs: Sequence[CorpusRun]) -> str:
     The view a held-out set would take of a change: one column per corpus, so a rule that lifts
     one corpus and lowers another shows as such.
     """
-    from bench.metric import body_score
+    from bench.accuracy.metric import body_score
 
     columns: list[tuple[CorpusRun, str | None]] = []
     for run in runs:
@@ -274,7 +274,7 @@ def overview_section(runs: Sequence[CorpusRun]) -> str:
 
 
 def _f1(matches: Sequence[Any]) -> float | None:
-    from bench.metric import body_score
+    from bench.accuracy.metric import body_score
 
     return body_score(matches).f1 if matches else None
 
@@ -288,7 +288,7 @@ def to_json(
     runs: Sequence[CorpusRun],
     unavailable: Sequence[tuple[str, str]],
 ) -> dict[str, Any]:
-    from bench.run import LANG_SUBSETS
+    from bench.accuracy.run import LANG_SUBSETS
 
     corpora: dict[str, Any] = {}
     for run in runs:

@@ -1,10 +1,11 @@
-"""The confidence fit's weighting and threshold rule (bench.fit_confidence), on made-up rows."""
+"""The confidence fit's weighting and threshold rule (`bench.fitting.fit_confidence`), on
+made-up rows."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from bench.fit_confidence import (
+from bench.fitting.fit_confidence import (
     Row,
     chosen_single,
     drop_threshold,

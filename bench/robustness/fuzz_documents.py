@@ -4,7 +4,8 @@ Each generator builds a document the way real producers do (elements in the righ
 right namespaces), then breaks it the way real producers also do: bare ``&``, HTML entity names
 in XML, CDATA (sometimes unterminated), escaped markup in titles, ``xml:base`` at any level,
 relative and absurd links, localised and impossible dates, undeclared prefixes, truncation,
-gzip (sometimes cut), UTF-16 re-encoding, byte-level mutations. `bench.fuzz` feeds feeds to
+gzip (sometimes cut), UTF-16 re-encoding, byte-level mutations.
+`bench.robustness.fuzz` feeds feeds to
 `newsspider.spiders._feeds.FeedReader`, sitemaps to `newsspider.spiders._sitemaps.SitemapReader`
 and JSON-LD pages to `newsspider.extract` (whose metadata stage reads them).
 """

@@ -25,9 +25,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bench import metric
-from bench.corpus import Page, available_corpora, corpora_root, load_corpus
-from bench.peers import (
+from bench.accuracy import metric
+from bench.accuracy.peers import (
     EMPTY,
     PEER_NAMES,
     Peer,
@@ -37,6 +36,7 @@ from bench.peers import (
     lxml_parse,
     newsspider_peer,
 )
+from bench.corpus import Page, available_corpora, corpora_root, load_corpus
 
 __all__ = ["CorpusRun", "ExtractorResult", "PageResult", "evaluate", "main", "run_timed"]
 
@@ -420,7 +420,7 @@ def _environment() -> dict[str, Any]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from bench import report
+    from bench.accuracy import report
 
     argv = list(sys.argv[1:] if argv is None else argv)
     args = parse_args(argv)

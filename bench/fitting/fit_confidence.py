@@ -1,4 +1,4 @@
-"""Refit and judge the confidence: ``python -m bench.fit_confidence [--write] [--plot]``.
+"""Refit and judge the confidence: ``python -m bench.fitting.fit_confidence [--write] [--plot]``.
 
 One reproducible command (re-run it after any change to the extractor):
 
@@ -9,8 +9,9 @@ One reproducible command (re-run it after any change to the extractor):
    describe: where a page without an article returns its content instead (`page_content`), the
    article-like body it replaced; those pages are counted apart ("page-content bodies").
 2. Adds **chrome-only pages**: each page with a body truth with the elements holding that truth
-   removed (`bench.middleware_eval.structural`: header, navigation, teasers, comments and footer
-   stay), labelled "not good": there is no article on them. They belong to their source group.
+   removed (`bench.filter.middleware_eval.structural`: header, navigation, teasers, comments
+   and footer stay), labelled "not good": there is no article on them. They belong to their
+   source group.
    Those that still hold their article (`Row.article_removed`: the truth was not the page's
    text, or more than a tenth of it is left) are left out of the fit and reported apart.
 3. Fits a logistic regression (Newton's method, L2 on standardised features) to
@@ -38,9 +39,10 @@ import lxml.html
 import numpy as np
 from lxml import etree
 
+from bench import ROOT
+from bench.accuracy.metric import auroc, page_f1, shingle_match
 from bench.corpus import Page, corpora_root, load_corpus
-from bench.metric import auroc, page_f1, shingle_match
-from bench.middleware_eval import _shingles, _visible_text, structural
+from bench.filter.middleware_eval import _shingles, _visible_text, structural
 from newsspider.extraction import api as extraction_api
 from newsspider.extraction import confidence
 from newsspider.extraction.assembly import body_text
@@ -93,7 +95,6 @@ DROP_BELOW = 0.3  # the threshold issue 13's targets are stated at
 #: A default crawl should lose at most this share of good articles (issue 13).
 GOOD_LOSS_BUDGET = 0.03
 L2 = 10.0
-ROOT = Path(__file__).resolve().parent.parent
 PLOT_PATH = ROOT / "docs" / "confidence-reliability.png"
 
 
@@ -525,7 +526,7 @@ def main(argv: list[str] | None = None) -> None:
             "fitted_on": list(CORPORA),
             "label": f"body F1 >= {GOOD_F1}; chrome-only pages (article removed) not good",
             "l2": args.l2,
-            "command": "python -m bench.fit_confidence --write --plot",
+            "command": "python -m bench.fitting.fit_confidence --write --plot",
         }
         MODEL_PATH.write_text(json.dumps(stored, indent=1) + "\n", encoding="utf-8")
         print(f"wrote {MODEL_PATH}")

@@ -1,6 +1,7 @@
 """Crawl rate of a shared crawl on Redis with 1 and 2 worker processes.
 
-    python -m bench.shared_crawl [--articles 300] [--latency 0.05] [--workers 1,2] [--repeat 1]
+    python -m bench.speed.shared_crawl [--articles 300] [--latency 0.05] [--workers 1,2]
+                                       [--repeat 1]
 
 A loopback news site (home, sections, articles; each answer delayed by ``--latency`` seconds, a
 remote site's round trip without CPU) and a throwaway ``redis-server`` are started here; then N
@@ -27,12 +28,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-TESTS = ROOT / "tests"
-sys.path.insert(0, str(TESTS))  # the loopback site and the Redis fixture of the tests
+from support.news_site import NewsSite  # the loopback site and the Redis fixture of the tests
+from support.redis_server import redis_server
 
-from support.news_site import NewsSite  # noqa: E402
-from support.redis_server import redis_server  # noqa: E402
+from bench import ROOT
 
 
 class TimedSite(NewsSite):  # type: ignore[misc]  # tests/support is not type-checked
@@ -101,7 +100,7 @@ def run_round(workers: int, articles: int, latency: float, redis_url: str) -> di
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.shared_crawl", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m bench.speed.shared_crawl", description=__doc__)
     parser.add_argument("--articles", type=int, default=300)
     parser.add_argument("--latency", type=float, default=0.05, help="seconds per response")
     parser.add_argument("--workers", default="1,2")

@@ -1,8 +1,8 @@
 """The compiled paths (segment walk, markup guard, class meaning) against the pure-Python ones,
 on every development corpus.
 
-    .venv/bin/python -m bench.compiled                      # all corpora, equality + speed
-    .venv/bin/python -m bench.compiled --corpus scrapinghub_aeb --trafilatura --repeat 3
+    .venv/bin/python -m bench.speed.compiled                      # all corpora, equality + speed
+    .venv/bin/python -m bench.speed.compiled --corpus scrapinghub_aeb --trafilatura --repeat 3
 
 Per corpus, in one run: the pages whose `PageSegments` (both walks on the same tree) or whose
 `Article` (every field, `extract` with each walk) differ — both counts must be 0; pages/s of
@@ -22,8 +22,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from bench.accuracy.peers import lxml_parse
 from bench.corpus import Page, available_corpora, corpora_root, load_corpus
-from bench.peers import lxml_parse
 from newsspider.extraction import api, class_words, segments
 from newsspider.extraction.cleaning import clean_tree
 from newsspider.extraction.metadata import read_metadata
@@ -100,7 +100,7 @@ def speeds(pages: Sequence[Page], repeat: int, with_trafilatura: bool) -> dict[s
         "pure": lambda page: _extract_with(False, page),
     }
     if with_trafilatura:
-        from bench.peers import load_peer
+        from bench.accuracy.peers import load_peer
 
         trafilatura = load_peer("trafilatura").fn
         runners["trafilatura"] = lambda page: trafilatura(page.html, page.url)
@@ -151,7 +151,7 @@ def stage_split(pages: Sequence[Page], repeat: int) -> dict[str, float]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.compiled", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m bench.speed.compiled", description=__doc__)
     parser.add_argument("--corpus", action="append", help="corpus name (default: all)")
     parser.add_argument("--corpora", help="corpora folder (default: ../shared/corpora)")
     parser.add_argument("--limit", type=int, help="first N pages per corpus")

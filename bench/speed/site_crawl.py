@@ -1,6 +1,6 @@
 """The ``site`` spider on a loopback news site built from development corpus pages.
 
-    python -m bench.site_crawl [--corpus NAME ...] [--limit N] [--json]
+    python -m bench.speed.site_crawl [--corpus NAME ...] [--limit N] [--json]
 
 The site is generated in memory and served on 127.0.0.1 (corpus pages are never written
 anywhere): every corpus page with a URL is an article, served under its original path (so
@@ -280,7 +280,7 @@ def crawl(site: Site, server: _Server, base: str, args: dict[str, str]) -> dict[
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.site_crawl", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m bench.speed.site_crawl", description=__doc__)
     parser.add_argument("--corpus", action="append", help=f"default: {', '.join(DEFAULT_CORPORA)}")
     parser.add_argument("--corpora", help="corpora folder (default ../shared/corpora)")
     parser.add_argument("--limit", type=int, help="pages per corpus")

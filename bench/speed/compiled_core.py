@@ -1,8 +1,8 @@
 """The compiled extraction (mypyc core + Cython walk) against the Python sources, every corpus.
 
-    .venv/bin/python -m bench.compiled_core                 # all corpora
-    .venv/bin/python -m bench.compiled_core --corpus scrapinghub_aeb --repeat 3
-    .venv/bin/python -m bench.compiled_core --prose --repeat 3  # prose-heavy, 10 kB to 20 MB
+    .venv/bin/python -m bench.speed.compiled_core                 # all corpora
+    .venv/bin/python -m bench.speed.compiled_core --corpus scrapinghub_aeb --repeat 3
+    .venv/bin/python -m bench.speed.compiled_core --prose --repeat 3  # prose-heavy, 10 kB to 20 MB
 
 This process runs whatever `newsspider.core_loader` chose (the compiled modules after an
 install with a compiler); a child process runs the sources (NEWSSPIDER_PURE_PYTHON=1: the
@@ -10,8 +10,8 @@ mypyc modules and the Cython walk, guard and class meaning all off). Per corpus:
 whose `Article` differs in any field (must be 0), and each side's CPU time for `extract` over
 the corpus as a multiple of its own bare `lxml.html.fromstring` of the same pages (best of N
 passes). ``--prose`` does the same for generated prose-heavy article pages of 10 kB to 20 MB
-(`bench.pathological.html_50mb`'s sections: headed parts of three paragraphs and a related-links
-box), one page per size. `bench.compiled` compares the Cython pieces alone, in one process.
+(`support.pathological.html_50mb`'s sections: headed parts of three paragraphs and a related-links
+box), one page per size. `bench.speed.compiled` compares the Cython pieces alone, in one process.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def _pages(name: str, root: str | None) -> list[Page]:
     """A corpus's pages, or for ``prose-SIZE`` one generated prose-heavy page of SIZE bytes."""
     if not name.startswith(_PROSE):
         return load_corpus(name, corpora_root(root))
-    from bench.pathological import Sandbox, html_50mb
+    from support.pathological import Sandbox, html_50mb
 
     html = html_50mb(Sandbox(), int(name.removeprefix(_PROSE)))
     url = "http://example.com/prose"
@@ -68,7 +68,9 @@ def run_side(names: Sequence[str], root: str | None, repeat: int) -> dict[str, o
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.compiled_core", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.speed.compiled_core", description=__doc__
+    )
     parser.add_argument("--corpus", action="append", help="corpus name (default: all)")
     parser.add_argument("--corpora", help="corpora folder (default: ../shared/corpora)")
     parser.add_argument("--repeat", type=int, default=2, help="timing: best of N (default 2)")
@@ -85,7 +87,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         json.dump(run_side(names, args.corpora, args.repeat), sys.stdout, default=str)
         return 0
     here = json.loads(json.dumps(run_side(names, args.corpora, args.repeat), default=str))
-    command = [sys.executable, "-m", "bench.compiled_core", "--side", "--repeat", str(args.repeat)]
+    command = [
+        sys.executable,
+        "-m",
+        "bench.speed.compiled_core",
+        "--side",
+        "--repeat",
+        str(args.repeat),
+    ]
     command += [f"--corpus={name}" for name in names]
     command += [f"--corpora={args.corpora}"] if args.corpora else []
     env = {**os.environ, "NEWSSPIDER_PURE_PYTHON": "1"}

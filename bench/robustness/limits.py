@@ -1,6 +1,6 @@
-"""Time and memory of `newsspider.extract` on the pathological pages of `bench.pathological`.
+"""Time and memory of `newsspider.extract` on the pathological pages of `support.pathological`.
 
-    python -m bench.limits [--cases a,b] [--no-unlimited] [--no-strace]
+    python -m bench.robustness.limits [--cases a,b] [--no-unlimited] [--no-strace]
                            [--markdown OUT] [--json OUT]
 
 Every measurement is a fresh interpreter: it builds the page, resets its RSS high-water mark,
@@ -21,7 +21,8 @@ from dataclasses import asdict
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bench.pathological import CASES, MB, Measurement, measure, strace_available
+from support.pathological import CASES, MB, Measurement, measure, strace_available
+
 from newsspider.extraction.api import DEFAULT_MAX_BYTES
 
 
@@ -79,7 +80,9 @@ def main(argv: list[str] | None = None) -> int:
     names = args.cases.split(",") if args.cases else list(CASES)
     unknown = [n for n in names if n not in CASES]
     if unknown:
-        parser.error(f"unknown cases: {', '.join(unknown)}; see python -m bench.pathological")
+        parser.error(
+            f"unknown cases: {', '.join(unknown)}; see python -m bench.robustness.pathological"
+        )
     strace = not args.no_strace and strace_available()
 
     rows: list[str] = []

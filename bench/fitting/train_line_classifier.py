@@ -1,7 +1,7 @@
 """Train the learned line classifier (``extract(algorithm="line-classifier")``) and write its
 weights into the package.
 
-    python -m bench.train_line_classifier [--corpus scrapinghub_aeb,magichtml_article]
+    python -m bench.fitting.train_line_classifier [--corpus scrapinghub_aeb,magichtml_article]
         [--hidden 8] [--epochs 30] [--lr 0.05] [--seed 20261122] [--holdout 0.2]
         [--out newsspider/extraction/strategies/line_classifier_weights.json] [--corpora PATH]
 
@@ -31,8 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bench.accuracy.metric import tokenize
 from bench.corpus import Page, corpora_root, load_corpus
-from bench.metric import tokenize
 from newsspider.extraction.cleaning import clean_tree
 from newsspider.extraction.decoding import decode_html
 from newsspider.extraction.parsing import parse_html
@@ -207,7 +207,7 @@ def _log(message: str) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m bench.train_line_classifier", description=__doc__.split("\n\n")[0]
+        prog="python -m bench.fitting.train_line_classifier", description=__doc__.split("\n\n")[0]
     )
     parser.add_argument("--corpus", default=",".join(DEFAULT_CORPORA), metavar="A,B")
     parser.add_argument("--corpora", metavar="PATH", help="corpora folder")
@@ -256,7 +256,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "hidden": args.hidden,
         **net.to_json(),
         "training": {
-            "command": "python -m bench.train_line_classifier"
+            "command": "python -m bench.fitting.train_line_classifier"
             + "".join(f" {a}" for a in (argv if argv is not None else sys.argv[1:])),
             "corpora": names,
             "pages": len(pages) - len(held_out_ids),

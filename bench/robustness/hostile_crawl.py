@@ -1,11 +1,11 @@
 """Event-loop stalls in a crawl with hostile input mixed in: a big sitemap and hostile HTML.
 
-    python -m bench.hostile_crawl [--urls 100000] [--articles 300] [--scenarios sitemap,...]
-                                  [--code DIR]
+    python -m bench.robustness.hostile_crawl [--urls 100000] [--articles 300]
+                                             [--scenarios sitemap,...] [--code DIR]
 
 A loopback site is served from this process; the bundled ``sitemap`` spider crawls it (add-on
 on, extraction in the default thread pool) in a fresh subprocess per scenario, with
-`bench.loop_lag.LoopLagMonitor` measuring how long the event loop went without running:
+`support.loop_lag.LoopLagMonitor` measuring how long the event loop went without running:
 
     small     the baseline: a sitemap of ``--articles`` ordinary articles, nothing hostile
     sitemap   one sitemap of ``--urls`` article URLs; ``max_articles`` stops the crawl after
@@ -17,7 +17,8 @@ Hostile pages (each judged by the content filter and extracted like any article)
 unclosed ``<script>``, of ``<a``, of ``<!--``; 1 MiB of ``<p>x``; one element with 20 000
 attributes; ``<`` x 32 KiB then a byte that is not UTF-8 (the charset-detection path).
 
-Reported per scenario: the longest stall (wall clock and event-loop CPU, see `bench.loop_lag`),
+Reported per scenario: the longest stall (wall clock and event-loop CPU, see
+``tests/support/loop_lag.py``),
 the 99th percentile, ticks over 100 ms, the URL downloaded just before the worst stall, the
 crawl's duration, articles scraped and the crawler's peak RSS. ``--code DIR`` runs another copy
 of newsspider (a directory holding a ``newsspider`` package, e.g. an older commit unpacked with
@@ -33,62 +34,14 @@ import resource
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from typing import Any
 
-from bench.crawl_speed import article_page
-from bench.loop_lag import TARGET_MS
-from bench.loopback import http_response, serve_responses
+from support.hostile_site import serve, sitemap
+from support.loop_lag import TARGET_MS
+
+from bench import ROOT
 
 SCENARIOS = ("small", "sitemap", "hostile", "both")
-HOSTILE: dict[str, bytes] = {
-    "unclosed-script": b"<html><body>" + b"<script>" * (64 * 1024 // 8),
-    "unclosed-anchor": b"<html><body>" + b"<a" * (64 * 1024 // 2),
-    "unclosed-comment": b"<html><body>" + b"<!--" * (64 * 1024 // 4),
-    "dense-paragraphs": b"<html><body>" + b"<p>x" * (1024 * 1024 // 4),
-    "many-attributes": b"<html><body><p " + b" ".join(b"a%d=1" % i for i in range(20_000)) + b">",
-    "undecodable": b"<" * (32 * 1024) + b"\xff",
-}
-
-
-def sitemap(urls: int, hostile: bool, site: str = "") -> bytes:
-    """A urlset: the hostile pages first (``hostile``), then ``urls`` articles; the locs are
-    absolute when ``site`` is given (the protocol wants them so; older newsspider needs it)."""
-    head = [f"<url><loc>{site}/h/{n}.html</loc></url>\n" for n in HOSTILE] if hostile else []
-    body = (
-        f"<url><loc>{site}/a/{i}.html</loc><lastmod>2026-03-05</lastmod></url>\n"
-        for i in range(urls)
-    )
-    return (
-        '<?xml version="1.0" encoding="UTF-8"?>'
-        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
-        + "".join(head)
-        + "".join(body)
-        + "</urlset>"
-    ).encode()
-
-
-@contextmanager
-def serve(documents: Callable[[str], dict[str, bytes]]) -> Iterator[str]:
-    """The site on 127.0.0.1, from a thread: ``documents(site_url)`` (file name -> XML), the
-    hostile pages, and articles on demand."""
-    fixed: dict[bytes, bytes] = {}
-    for name, body in HOSTILE.items():
-        fixed[f"/h/{name}.html".encode()] = http_response(body)
-
-    def answer(path: bytes) -> bytes:
-        if path in fixed:
-            return fixed[path]
-        if path.startswith(b"/a/") and path.endswith(b".html"):
-            return http_response(article_page(int(path[3:-5])))
-        return b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n"
-
-    with serve_responses(answer) as site:
-        # The sitemaps' locs are absolute: they are written once the port is known.
-        for name, body in documents(site).items():
-            fixed[f"/{name}".encode()] = http_response(body, content_type=b"application/xml")
-        yield site
 
 
 def run_child(url: str, articles: int, out: str) -> None:
@@ -99,8 +52,8 @@ def run_child(url: str, articles: int, out: str) -> None:
     settings: dict[str, Any] = {
         "SPIDER_MODULES": ["newsspider.spiders"],
         "ADDONS": {"newsspider.Addon": 300},
-        "EXTENSIONS": {"bench.loop_lag.LoopLagMonitor": 0},
-        "ITEM_PIPELINES": {"bench.crawl_speed.DiscardPipeline": 900},
+        "EXTENSIONS": {"support.loop_lag.LoopLagMonitor": 0},
+        "ITEM_PIPELINES": {"bench.speed.crawl_speed.DiscardPipeline": 900},
         "CONCURRENT_REQUESTS": 16,
         "CONCURRENT_REQUESTS_PER_DOMAIN": 16,
         "LOG_LEVEL": "WARNING",
@@ -127,11 +80,17 @@ def run_child(url: str, articles: int, out: str) -> None:
 
 
 def crawl(site: str, name: str, articles: int, code: str | None) -> dict[str, Any]:
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    here = str(ROOT)
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (code, here, env.get("PYTHONPATH")) if p)
     with tempfile.NamedTemporaryFile(suffix=".json") as out:
-        command = [sys.executable, "-m", "bench.hostile_crawl", "--child", f"{site}/{name}"]
+        command = [
+            sys.executable,
+            "-m",
+            "bench.robustness.hostile_crawl",
+            "--child",
+            f"{site}/{name}",
+        ]
         command += ["--articles", str(articles), "--out", out.name]
         # Not run from the checkout: the current directory would come first on sys.path.
         done = subprocess.run(

@@ -1,6 +1,6 @@
 """How well the content filter separates article from non-article pages it was not tuned on.
 
-    python -m bench.middleware_eval [--repeat 3] [--per-language 4] [--json OUT]
+    python -m bench.filter.middleware_eval [--repeat 3] [--per-language 4] [--json OUT]
 
 "Dropped" is the positive class: precision = dropped non-articles / all dropped pages, recall =
 dropped non-articles / all non-articles. Every page goes through the real
@@ -14,7 +14,7 @@ page), minus the pages the corpora themselves mark as non-articles (below).
 
 Non-articles (should be dropped), three independent sources:
 
-- ``generated``: `bench.negative_pages`, a generator written for this evaluation (16 kinds of
+- ``generated``: `bench.filter.negative_pages`, a generator written for this evaluation (16 kinds of
   non-article pages x 9 languages x 4 markup styles; nothing shared with the fixtures or demo
   the filter was tuned on);
 - ``structural``: each corpus page with a body truth, with its article text removed: every
@@ -61,7 +61,7 @@ import lxml.html
 from lxml import etree
 
 from bench.corpus import OTHER_GROUP, Page, available_corpora, corpora_root, load_corpus
-from bench.negative_pages import generate
+from bench.filter.negative_pages import generate
 from newsspider.extraction.decoding import decode_html
 from newsspider.settings_defaults import DEFAULTS
 from newsspider.settings_defaults import MIN_CONFIDENCE as MIN_CONFIDENCE_SETTING
@@ -804,7 +804,7 @@ def main(argv: list[str] | None = None) -> int:
     samples, failed = load_samples(root, args.per_language)
     print(f"judging {len(samples)} pages ...", file=sys.stderr)
     judge_all(samples, extract_too=not args.filter_only)
-    lines = [f"Measured {datetime.now(UTC):%Y-%m-%d}, `python -m bench.middleware_eval`", ""]
+    lines = [f"Measured {datetime.now(UTC):%Y-%m-%d}, `python -m bench.filter.middleware_eval`", ""]
     if args.json:
         write_json(samples, Path(args.json))
     if args.filter_only:

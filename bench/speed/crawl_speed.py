@@ -1,6 +1,6 @@
 """Crawl speed with newsspider's Scrapy glue, next to crawling alone and extracting alone.
 
-    python -m bench.crawl_speed [--pages 3000] [--repeat 3] [--modes off,filter,thread,...]
+    python -m bench.speed.crawl_speed [--pages 3000] [--repeat 3] [--modes off,filter,thread,...]
 
 A loopback site of generated article pages (plus listing pages linking them) is served from
 this process; each mode crawls it in a fresh subprocess (one reactor per process) and reports
@@ -33,7 +33,7 @@ measured (this process's CPU during each crawl) and reported.
 Where the time goes is reported per mode: the crawler process's CPU per page (all its threads),
 the extraction workers' CPU per page (the subprocess tree's CPU minus the crawler's), the
 server's, the crawler's time in garbage collection, and the longest event-loop stall
-(`bench.loop_lag.LoopLagMonitor`: wall clock / loop-thread CPU between ticks). Modes run
+(`support.loop_lag.LoopLagMonitor`: wall clock / loop-thread CPU between ticks). Modes run
 interleaved, ``--repeat`` rounds; the table shows medians (and the range) over the rounds.
 Absolute speeds depend on the machine and its load: compare within one run.
 """
@@ -43,7 +43,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import resource
 import statistics
 import subprocess
@@ -54,8 +53,10 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
-from bench.filler import WORDS
-from bench.loopback import http_response, serve_responses
+from support.generated_pages import article_page
+from support.loopback import http_response, serve_responses
+
+from bench import ROOT
 
 MODES: dict[str, dict[str, Any]] = {
     "off": {"NEWSSPIDER_PIPELINE_ENABLED": False, "NEWSSPIDER_CONTENT_FILTER_ENABLED": False},
@@ -70,33 +71,6 @@ TARGET = 0.85
 
 
 # --- the site -------------------------------------------------------------------------------
-
-
-def _sentence(rng: random.Random) -> str:
-    words = [rng.choice(WORDS) for _ in range(rng.randint(8, 22))]
-    return " ".join(words).capitalize() + rng.choice([".", ".", ".", "?", "!"])
-
-
-def article_page(index: int) -> bytes:
-    rng = random.Random(index)
-    title = " ".join(rng.choice(WORDS) for _ in range(7)).capitalize()
-    nav = "".join(f'<li><a href="/section/{i}">Section {i}</a></li>' for i in range(20))
-    paragraphs = "".join(
-        "<p>" + " ".join(_sentence(rng) for _ in range(rng.randint(3, 7))) + "</p>\n"
-        for _ in range(rng.randint(6, 12))
-    )
-    related = "".join(
-        f'<li><a href="/a/{rng.randrange(10**6)}.html">{_sentence(rng)}</a></li>' for _ in range(5)
-    )
-    return (
-        f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{title} | Bench"
-        f" Times</title><meta property='og:title' content='{title}'>"
-        f"<meta property='article:published_time' content='2024-0{1 + index % 9}-1{index % 10}'>"
-        f"</head><body><header><nav><ul>{nav}</ul></nav></header><main><article>"
-        f"<h1>{title}</h1><p class='byline'>By Bench Writer</p>{paragraphs}</article>"
-        f"<aside><h3>Related</h3><ul>{related}</ul></aside></main>"
-        f"<footer><p>© Bench Times</p></footer></body></html>"
-    ).encode()
 
 
 def listing_page(index: int, pages: int) -> bytes:
@@ -164,8 +138,8 @@ def run_child(mode: str, site: str, pages: int, concurrency: int) -> None:
         "CONCURRENT_REQUESTS_PER_DOMAIN": concurrency,
         "LOG_LEVEL": "WARNING",
         "TELNETCONSOLE_ENABLED": False,
-        "ITEM_PIPELINES": {"bench.crawl_speed.DiscardPipeline": 900},
-        "EXTENSIONS": {"bench.loop_lag.LoopLagMonitor": 0},
+        "ITEM_PIPELINES": {"bench.speed.crawl_speed.DiscardPipeline": 900},
+        "EXTENSIONS": {"support.loop_lag.LoopLagMonitor": 0},
         **MODES[mode],
     }
     marks: dict[str, tuple[float, float]] = {}
@@ -223,10 +197,9 @@ class DiscardPipeline:
 
 
 def crawl(mode: str, site: str, pages: int, concurrency: int) -> dict[str, float]:
-    here = os.path.dirname(os.path.abspath(__file__))
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([os.path.dirname(here), env.get("PYTHONPATH", "")])
-    command = [sys.executable, "-m", "bench.crawl_speed", "--child", mode, "--site", site]
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
+    command = [sys.executable, "-m", "bench.speed.crawl_speed", "--child", mode, "--site", site]
     command += ["--pages", str(pages), "--concurrency", str(concurrency)]
     server_before, tree_before = _cpu(), _cpu(resource.RUSAGE_CHILDREN)
     done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)

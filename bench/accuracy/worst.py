@@ -1,6 +1,6 @@
 """List the worst pages of one extractor in a ``python -m bench --json`` result.
 
-    python -m bench.worst results.json [--extractor newsspider] [--corpus NAME] [--by f1]
+    python -m bench.accuracy.worst results.json [--extractor newsspider] [--corpus NAME] [--by f1]
                           [-n 20] [--compare trafilatura]
 
 ``--by`` is one of f1, precision, recall (lowest first), title or date (wrong ones first).
@@ -74,7 +74,7 @@ def _lookup(result: dict[str, Any], extractor: str) -> dict[tuple[str, str], dic
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.worst", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m bench.accuracy.worst", description=__doc__)
     parser.add_argument("result", type=Path, help="JSON written by python -m bench --json")
     parser.add_argument("--extractor", default="newsspider")
     parser.add_argument("--corpus")

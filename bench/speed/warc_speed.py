@@ -1,8 +1,8 @@
 """WARC batch extraction: throughput per worker against `newsspider.extract` alone, scaling from
 1 to N workers, and memory over a long archive.
 
-    python -m bench.warc_speed [--corpus scrapinghub_aeb] [--records 3000] [--jobs 1,2]
-    python -m bench.warc_speed --memory-records 20000      # memory over a 20 000-record archive
+    python -m bench.speed.warc_speed [--corpus scrapinghub_aeb] [--records 3000] [--jobs 1,2]
+    python -m bench.speed.warc_speed --memory-records 20000  # memory, 20 000-record archive
 
 The archives are written at bench time into a temporary folder (warcio's writer), one response
 record per corpus page, cycling through the pages until ``--records``; nothing is kept.
@@ -179,7 +179,7 @@ def report_memory(samples: list[Sample], records: int, rate: float) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.warc_speed", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m bench.speed.warc_speed", description=__doc__)
     parser.add_argument("--corpus", default="scrapinghub_aeb")
     parser.add_argument("--corpora", default=None, help="corpora folder")
     parser.add_argument("--records", type=int, default=3000)

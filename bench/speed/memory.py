@@ -1,7 +1,7 @@
 """Peak memory of one extraction per MB of HTML, each measured in a fresh child process.
 
-    python -m bench.memory                    # the largest pages of each development corpus
-    python -m bench.memory --largest 5 --scaling
+    python -m bench.speed.memory                    # the largest pages of each development corpus
+    python -m bench.speed.memory --largest 5 --scaling
 
 The child reads the page (gunzipped), runs one warm-up extraction of a small page (imports and
 first-use caches are not the page's cost), collects garbage, resets its RSS high-water mark
@@ -10,7 +10,7 @@ parses it with a bare ``lxml.etree.HTMLParser`` (engine "lxml", the floor); the 
 high-water mark minus that RSS, in MB per MB of input. The page's own bytes are held by the
 caller before and after, so they are not counted.
 
-``--scaling`` does the same for generated article pages (`bench.pathological.html_50mb`'s
+``--scaling`` does the same for generated article pages (`support.pathological.html_50mb`'s
 sections) of 10 kB to 20 MB.
 """
 
@@ -25,8 +25,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from support.pathological import MB, Sandbox, _reset_peak, _rss_kb, html_50mb
+
 from bench.corpus import CORPORA, corpora_root
-from bench.pathological import MB, Sandbox, _reset_peak, _rss_kb, html_50mb
 
 SCALING_SIZES = (10 * 1024, 100 * 1024, 1 * MB, 5 * MB, 20 * MB)
 
@@ -66,7 +67,7 @@ def child(source: str, engine: str) -> dict[str, Any]:
 
 def measure(source: str, engine: str) -> dict[str, Any]:
     run = subprocess.run(
-        [sys.executable, "-m", "bench.memory", "--child", source, "--engine", engine],
+        [sys.executable, "-m", "bench.speed.memory", "--child", source, "--engine", engine],
         capture_output=True,
         text=True,
         check=False,

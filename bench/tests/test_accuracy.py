@@ -11,10 +11,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bench import metric
+from bench.accuracy import metric
+from bench.accuracy.metric import Match
+from bench.accuracy.peers import html_to_text
 from bench.corpus import iter_corpus
-from bench.metric import Match
-from bench.peers import html_to_text
 
 
 def approx(x: float) -> object:
@@ -387,10 +387,10 @@ def test_iter_corpus_reads_gzip_and_skips_synthetic(tmp_path: Path) -> None:
 
 
 def test_evaluate_counts_exceptions_as_empty_output() -> None:
+    from bench.accuracy.peers import Peer, PeerOutput
+    from bench.accuracy.report import corpus_section
+    from bench.accuracy.run import CorpusRun, evaluate, run_timed
     from bench.corpus import Page
-    from bench.peers import Peer, PeerOutput
-    from bench.report import corpus_section
-    from bench.run import CorpusRun, evaluate, run_timed
 
     pages = [
         Page("c", "good", None, "en", b"<p>x</p>", "a b c d e", "A title", "2024-01-02"),
@@ -425,10 +425,10 @@ def test_evaluate_counts_exceptions_as_empty_output() -> None:
 
 
 def test_report_counts_title_misses_whose_truth_adds_a_site_name() -> None:
+    from bench.accuracy.peers import Peer, PeerOutput
+    from bench.accuracy.report import corpus_section
+    from bench.accuracy.run import CorpusRun, evaluate, run_timed
     from bench.corpus import Page
-    from bench.peers import Peer, PeerOutput
-    from bench.report import corpus_section
-    from bench.run import CorpusRun, evaluate, run_timed
 
     pages = [
         Page("c", "a", None, "en", b"<p>a</p>", None, "Bridge opens | Gazette", None),

@@ -4,23 +4,24 @@ The pages are generated here (never read from disk) at the sizes of issue 5: 50 
 million elements, 100 000-deep nesting, a 10 MB text node, absurd table spans, NUL bytes,
 invalid UTF-8, a declared charset that lies, an XHTML entity bomb and external-entity tricks.
 
-`measure(case, max_bytes)` runs ``python -m bench.pathological CASE`` in a fresh interpreter so
-that time and peak RSS belong to that one page: the child builds the page, resets its RSS
-high-water mark (``/proc/self/clear_refs``), calls `newsspider.extract` once and reports as JSON.
+`measure(case, max_bytes)` runs ``python -m support.pathological CASE`` (``tests/`` on the path) in
+a fresh interpreter so that time and peak RSS belong to that one page: the child builds the
+page, resets its RSS high-water mark (``/proc/self/clear_refs``), calls `newsspider.extract`
+once and reports as JSON.
 While `extract` runs the child records every Python audit event that touches files, sockets or
 processes, and holds a listening socket and a secret file that the external-entity page points
 at; under ``strace`` (`measure(..., strace=True)`) every file and network syscall in that window
 is recorded too, which covers libxml2's C code that audit hooks cannot see.
 
-    python -m bench.pathological --list
-    python -m bench.pathological deep-100k --max-bytes none [--engine lxml]
+    python -m bench.robustness.pathological --list
+    python -m bench.robustness.pathological deep-100k --max-bytes none [--engine lxml]
 
 Issue 14's adversarial patterns (`PATTERNS`: unclosed script/comment/anchor, "<" * N + 0xff,
 many attributes, dense "<p>x", huge class values, ...) at two sizes, each in a child, for
 `extract` and for the crawl-time content score: CPU s/MB, RSS MB/MB and CPU growth per doubling.
 
-    python -m bench.pathological --growth [--sizes 2097152,8388608] [--patterns a,b]
-    python -m bench.pathological --pattern dense-p --size 20971520 --engine extract
+    python -m bench.robustness.pathological --growth [--sizes 2097152,8388608] [--patterns a,b]
+    python -m bench.robustness.pathological --pattern dense-p --size 20971520 --engine extract
 """
 
 from __future__ import annotations
@@ -45,7 +46,8 @@ from pathlib import Path
 from typing import Any
 
 MB = 1024 * 1024
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
+TESTS = ROOT / "tests"
 #: Text of the secret file the external-entity page references; it must never reach the output.
 SECRET = "NEWSSPIDER-SECRET-0b7e5c"
 #: Paths stat()ed by the child around `extract`, so that strace output can be cut to that window.
@@ -492,11 +494,13 @@ def measure_pattern(
     name: str, size: int, engine: str, timeout: float, repeat: int = 1
 ) -> dict[str, Any]:
     """`run_pattern_child` in a fresh interpreter; a timeout is reported, not raised."""
-    command = [sys.executable, "-m", "bench.pathological", "--pattern", name]
+    command = [sys.executable, "-m", "support.pathological", "--pattern", name]
     command += ["--size", str(size), "--engine", engine, "--repeat", str(repeat)]
     env = {
         **os.environ,
-        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+        "PYTHONPATH": os.pathsep.join(
+            filter(None, [str(TESTS), str(ROOT), os.environ.get("PYTHONPATH")])
+        ),
     }
     try:
         done = subprocess.run(
@@ -659,7 +663,7 @@ def check_article(article: Any) -> list[str]:
 def run_child(
     case_name: str, max_bytes: int | str | None, *, engine: str = "extract"
 ) -> dict[str, Any]:
-    """Build one page, extract it once, report (the body of ``python -m bench.pathological``).
+    """Build one page, extract it once, report (the body of ``python -m support.pathological``).
 
     engine "lxml" parses the same bytes with a bare ``lxml.etree.HTMLParser`` instead, for
     comparison (a separate process: freed memory would hide the second measurement's peak).
@@ -866,11 +870,13 @@ def measure(
 ) -> Measurement:
     """Run one case in a fresh interpreter (optionally under strace) and return what it saw."""
     limit = "default" if max_bytes == "default" else "none" if max_bytes is None else max_bytes
-    command = [sys.executable, "-m", "bench.pathological", case, "--max-bytes", str(limit)]
+    command = [sys.executable, "-m", "support.pathological", case, "--max-bytes", str(limit)]
     command += ["--engine", engine]
     env = {
         **os.environ,
-        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+        "PYTHONPATH": os.pathsep.join(
+            filter(None, [str(TESTS), str(ROOT), os.environ.get("PYTHONPATH")])
+        ),
     }
     with tempfile.TemporaryDirectory(prefix="newsspider-strace-") as tmp:
         log_path = Path(tmp) / "strace.log"
