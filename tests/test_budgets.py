@@ -8,8 +8,8 @@ import time
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from support import pathological
 
-from bench import pathological
 from newsspider.extraction.classify import content_score
 from newsspider.extraction.common.budgets import cut_to_budget
 

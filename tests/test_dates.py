@@ -149,7 +149,7 @@ def test_slashes_in_machine_values_are_month_first() -> None:
 
 
 def test_cue_words_are_not_searched_through_huge_class_values() -> None:
-    """Found by bench.fuzz: every date candidate searched its ancestors' whole class and id
+    """Found by fuzzing: every date candidate searched its ancestors' whole class and id
     values for cue words: 53 s for this 400 kB page."""
     import time
 

@@ -358,7 +358,7 @@ def test_per_process_caches_keep_no_page_sized_keys() -> None:
 
 @pytest.mark.spies_on_core
 def test_nested_byline_candidates_read_little_text(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Found by bench.fuzz (seed 14): author-class elements nested around the rest of the page
+    """Found by fuzzing (seed 14): author-class elements nested around the rest of the page
     each had their whole text read, 200 candidates x the page (2.6 s/MB)."""
     from newsspider.extraction.metadata import authors
 
@@ -425,7 +425,7 @@ _DATED_PAGE = (
 )
 def test_a_url_urllib_refuses_costs_no_metadata(url: str, image: str) -> None:
     # urlsplit raises ValueError on an unclosed IPv6 host: once it took the page's title,
-    # dates and authors with it (found by bench.fuzz, seed 30).
+    # dates and authors with it (found by bench.robustness.fuzz, seed 30).
     page = _DATED_PAGE.format(image=image, dateline="1 May 2024")
     article = extract(page, url=url)
     assert "metadata-error" not in article.warnings

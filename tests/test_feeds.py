@@ -225,7 +225,7 @@ def test_ampersand_flood_costs_linear_time() -> None:
     assert times[1] < 8 * times[0] + 0.05
 
 
-# Found by `python -m bench.fuzz` (feed generator): both raised out of the reader, which in a
+# Found by fuzzing (feed generator): both raised out of the reader, which in a
 # crawl loses the whole feed.
 def test_references_to_forbidden_characters_become_replacement_characters() -> None:
     """libxml2's recover mode stores ``&#xD800;`` as the bytes of a surrogate and lxml raised
@@ -255,7 +255,7 @@ def test_a_link_that_is_no_url_skips_the_entry() -> None:
 
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32", "utf-32-le"])
 def test_utf16_and_utf32_feeds_are_repaired_too(encoding: str) -> None:
-    """Found by bench.fuzz: the repair passed wide encodings through unchanged, so a forbidden
+    """Found by fuzzing: the repair passed wide encodings through unchanged, so a forbidden
     reference raised UnicodeDecodeError there (and a bare "&" still broke the link)."""
     feed = (
         '<?xml version="1.0" encoding="UTF-16"?><rss><channel><item><title>a &#xD800; é</title>'
@@ -280,14 +280,14 @@ def test_utf16_and_utf32_feeds_are_repaired_too(encoding: str) -> None:
     ],
 )
 def test_forbidden_references_everywhere_the_parser_reads(feed: bytes) -> None:
-    """Found by bench.fuzz: each raised UnicodeDecodeError out of the reader."""
+    """Found by fuzzing: each raised UnicodeDecodeError out of the reader."""
     for entry in parse_feed(feed, BASE):
         assert entry.url.startswith("https://news.example/")
 
 
 @pytest.mark.parametrize("unit", [b"<p", b'<p a="', b"<a:b"])
 def test_tags_never_closed_cost_linear_time(unit: bytes) -> None:
-    """Found by bench.fuzz: libxml2's XML recovery is quadratic on a start tag that is never
+    """Found by fuzzing: libxml2's XML recovery is quadratic on a start tag that is never
     closed, repeated ("<p" 32 000 times before an end tag: 1 s for 64 kB). Such a "<" is text."""
     times = []
     for count in (16_000, 64_000):
@@ -303,7 +303,7 @@ def test_tags_never_closed_cost_linear_time(unit: bytes) -> None:
 
 @pytest.mark.parametrize("character", [b"\x00", b"\x01", b"\x1f", b"\xef\xbf\xbe", b"\xef\xbf\xbf"])
 def test_a_forbidden_character_in_cdata_does_not_expose_unclosed_tags(character: bytes) -> None:
-    """Found by bench.fuzz: libxml2 ends a CDATA section at a character XML forbids and reads
+    """Found by fuzzing: libxml2 ends a CDATA section at a character XML forbids and reads
     the rest as markup, where "<p" repeated costs it quadratic time (6.8 s for 256 kB). The
     repair deletes such controls and writes the non-characters as U+FFFD."""
     times = []
@@ -335,14 +335,14 @@ def test_a_doctype_subset_and_cdata_keep_their_markup() -> None:
     ],
 )
 def test_a_date_with_numbers_past_a_c_long_is_no_date(stamp: str) -> None:
-    """Found by bench.fuzz: the email date parser raised OverflowError out of the reader."""
+    """Found by fuzzing: the email date parser raised OverflowError out of the reader."""
     feed = f"<rss><channel><item><link>/a</link><pubDate>{stamp}</pubDate></item></channel></rss>"
     (entry,) = parse_feed(feed.encode(), BASE)
     assert entry.date is None
 
 
 def test_deep_items_read_a_bounded_number_of_bases(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Found by bench.fuzz (seed 10): items deep inside elements that each carry an xml:base
+    """Found by fuzzing (seed 10): items deep inside elements that each carry an xml:base
     (recover mode nests unclosed ones); reading every ancestor's base for every item was
     quadratic in the depth."""
     from newsspider.spiders import _xml

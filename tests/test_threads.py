@@ -227,7 +227,7 @@ def test_a_script_shell_whose_noscript_is_only_a_notice_has_no_article() -> None
 
 
 def test_outside_test_on_blocks_nested_thousands_deep() -> None:
-    """Found by bench.fuzz: the ancestor test recursed once per level (RecursionError, so an
+    """Found by fuzzing: the ancestor test recursed once per level (RecursionError, so an
     internal-error article) on a broken page nesting blocks 1 000+ deep."""
     from newsspider.extraction.body.threads import _PostChecks
     from newsspider.extraction.page.segments import segment_page
