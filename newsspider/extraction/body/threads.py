@@ -217,7 +217,7 @@ class _PostChecks:
         if known is not None:
             return known
         # Up the ancestors to a known answer, an outside element or the root; a loop, not a
-        # recursion: blocks nest thousands deep on broken pages (found by bench.fuzz).
+        # recursion: blocks nest thousands deep on broken pages (found by bench.robustness.fuzz).
         page = self.page
         chain: list[int] = []
         node = block_id

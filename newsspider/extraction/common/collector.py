@@ -4,7 +4,7 @@ An extraction keeps one lxml element proxy per block alive until it ends: a 16 M
 small elements holds half a million. Each full pass of the cyclic collector visits all of
 them, and such passes come more often as they pile up, so with the collector running the time
 per MB grew 1.12x with each doubling of the page (1.6x from 1 to 16 MB of `<div class>`
-elements, measured by ``python -m bench.pathological --growth``); paused, it stays flat.
+elements, measured by ``python -m bench.robustness.pathological --growth``); paused, it stays flat.
 Extraction makes next to no cyclic garbage (its objects are freed by reference counting), so
 the passes find nothing to free.
 

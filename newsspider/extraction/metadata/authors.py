@@ -122,7 +122,7 @@ def _byline_candidates_python(container: Any, budget: int = _BYLINE_BUDGET) -> l
 def _text_start(element: Any) -> str:
     """The first `_MAX_BYLINE_TEXT` characters or so of ``element``'s text: a byline or a name
     is short, and candidates can nest, each holding the rest of the page (found by
-    bench.fuzz: 200 nested author classes read a 200 kB page 200 times)."""
+    bench.robustness.fuzz: 200 nested author classes read a 200 kB page 200 times)."""
     pieces: list[str] = []
     total = 0
     for piece in element.itertext():
