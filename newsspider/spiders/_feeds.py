@@ -1,15 +1,14 @@
 """RSS 2.0 / RSS 1.0 / Atom entries: the article link plus what the feed says about it.
 
-Parsed with lxml after a repair pass, not with feedparser. feedparser handles more broken
-feeds, but measured on the same 100-entry RSS it costs 8 to 9 times the CPU of this module
-(`python -m bench.robustness.feeds`), and the feed spider parses on the event-loop thread; what it does
+Parsed with lxml after a repair pass, not with feedparser. feedparser handles more broken feeds,
+but measured on the same 100-entry RSS it costs 8 to 9 times the CPU of this module (`python -m
+bench.robustness.feeds`), and the feed spider parses on the event-loop thread; what it does
 beyond this module (sanitising entry HTML, dozens of rare date formats, podcast metadata) the
 spider does not need, since articles are fetched and extracted from their own pages. What real
 feeds do that plain XML parsing gets wrong is handled here: bare ``&`` in URLs and text, HTML
 entity names (``&nbsp;``) that XML does not define, escaped markup in titles, ``xml:base`` at
 any level, relative links, localised dates (`newsspider.spiders._dates`), and FeedBurner's
-``feedburner:origLink`` (the article's own URL where ``<link>`` points to a redirector).
-"""
+``feedburner:origLink`` (the article's own URL where ``<link>`` points to a redirector)."""
 
 from __future__ import annotations
 
@@ -39,14 +38,14 @@ _NUMERIC_REFERENCE: Final = re.compile(rb"&(#[0-9]{1,8};|#[xX][0-9a-fA-F]{1,8};)
 _WIDE_STARTS: Final = (b"\xff\xfe", b"\xfe\xff", b"<\x00", b"\x00<", b"\x00\x00")
 # A "<" starting a tag that another "<" follows before any ">": libxml2's XML recovery costs
 # quadratic time on such tags repeated ("<p" or '<p a="' 32 000 times: 1 s per 64 kB, found by
-# bench.robustness.fuzz), so it becomes text. Not "<!" or "<?": a DOCTYPE's internal subset holds "<!".
+# fuzzing), so it becomes text. Not "<!" or "<?": a DOCTYPE's internal subset holds "<!".
 _UNCLOSED_TAG: Final = re.compile(rb"<(?![!?])(?=[^<>]*+<)")
 #: A piece's last "<" without its ">" waits for the next piece, but not beyond this many bytes.
 _MAX_HELD_TAG: Final = 64 * 1024
 # Characters XML 1.0 forbids anywhere (C0 controls but tab, line feed and carriage return; the
 # non-characters U+FFFE and U+FFFF). libxml2 ends a CDATA section at one and reads the rest as
 # markup, where unclosed tags cost it quadratic time (64 kB: 0.4 s, 256 kB: 6.8 s; found by
-# bench.robustness.fuzz): controls are deleted, the non-characters become U+FFFD, as a decoder would.
+# fuzzing): controls are deleted, the non-characters become U+FFFD, as a decoder would.
 _FORBIDDEN_CONTROLS: Final = bytes(range(0x20)).translate(None, b"\t\n\r")
 _NON_CHARACTERS: Final = (b"\xef\xbf\xbe", b"\xef\xbf\xbf")
 _REPLACEMENT_CHARACTER: Final = b"\xef\xbf\xbd"

@@ -67,7 +67,7 @@ def _utf8_if_wide(data: bytes) -> bytes:
 
     The repair of feeds and sitemaps (`newsspider.spiders._feeds.FeedRepair`) works on
     ASCII-compatible bytes; without it libxml2 stores a reference such as ``&#xD800;`` as the
-    bytes of a surrogate, on which lxml raises UnicodeDecodeError (found by bench.robustness.fuzz)."""
+    bytes of a surrogate, on which lxml raises UnicodeDecodeError (found by fuzzing)."""
     for mark, encoding, skip in _WIDE_ENCODINGS:
         if data.startswith(mark):
             text = data[skip:].decode(encoding, "replace")

@@ -16,8 +16,9 @@ evidence, not a verdict: a thin `<br>`-separated body classified
 `listing` or `other` still ranks by its other measures; only `error` and `login` pages, which
 say so in their own words, are capped.
 Weights live in ``newsspider/models/confidence.json``, written by
-``python -m bench.fitting.fit_confidence --write`` (logistic regression, label "body F1 >= 0.8", with
-chrome-only pages, the article removed, as "no article here"), judged leave one corpus out.
+``python -m bench.fitting.fit_confidence --write`` (logistic regression, label
+"body F1 >= 0.8", with chrome-only pages, the article removed, as "no article here"), judged
+leave one corpus out.
 `article_presence` and `body_quality` are the two models alone (stable names: the crawl-time
 content filter asks only whether an article is present).
 """
@@ -113,8 +114,8 @@ PRESENCE_MODEL, QUALITY_MODEL = _load_models()
 #: whatever their text, it is not an article body.
 #: The confidence under which a record is not trusted as an article: the pipeline's default
 #: drop line (``NEWSSPIDER_MIN_CONFIDENCE``), chosen by the rule in
-#: `bench.fitting.fit_confidence.drop_threshold` (the highest 0.05 step losing at most 3% of the good
-#: bodies held out; docs/confidence.md). 0.25 until 2026-11-26's fourth sitting, whose final
+#: `bench.fitting.fit_confidence.drop_threshold` (the highest 0.05 step losing at most 3% of the
+#: good bodies held out; docs/confidence.md). 0.25 until 2026-11-26's fourth sitting, whose final
 #: extraction code moved the held-out good bodies under 0.3 from 3.4% to 2.9%.
 DROP_THRESHOLD: Final = 0.3
 CAPPED_TYPES: Final = frozenset({"error", "login"})

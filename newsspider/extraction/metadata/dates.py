@@ -140,12 +140,12 @@ _BODY_ELEMENT_BUDGET: Final = 1500
 #: numbers read in the whole text (`_YEAR_HITS_BUDGET`) at most 250 parses, about 30 ms.
 _BODY_DATE_READS: Final = 100
 #: Date-like texts parsed around <time> elements and the headlines (the three headlines'
-#: surroundings overlap: 198 parses on a 19 kB page cost 2.9 s per MB, found by bench.robustness.fuzz).
+#: surroundings overlap: 198 parses on a 19 kB page cost 2.9 s per MB, found by fuzzing).
 _MARKUP_DATE_READS: Final = 100
 _YEAR_HITS_BUDGET: Final = 150
 _TEXT_PIECE: Final = 64 * 1024
 # Cue words are searched in at most this much of a class or id value: each date candidate reads
-# its ancestors' values, and a page with a 40 kB class value made that 2 s/MB (bench.robustness.fuzz).
+# its ancestors' values, and a page with a 40 kB class value made that 2 s/MB (fuzzing).
 _MAX_NAMES: Final = 300
 _DATEISH_CLASS: Final = _Cue(
     r"date|time|publi|posted|datum|fecha|data", r"date|time|publi|posted|datum|fecha|data"

@@ -126,7 +126,7 @@ ClassMeaning = tuple[int, bool, bool, frozenset[str]]
 # Class and id values repeat across elements and pages: cache their meaning, bounded.
 _attribute_cache: dict[tuple[str | None, str | None], ClassMeaning] = {}
 # 20,000: a bigger dict costs memory-hierarchy time on pages of unique values (an id per
-# element: 2.6x the time per doubling of the page at 50,000, 2.2x here, bench.robustness.pathological),
+# element: 2.6x the time per doubling of the page at 50,000, 2.2x here, pathological),
 # and no measurable time over 1,184 development pages in one process (15,000 entries used).
 _CACHE_LIMIT: Final = 20_000
 
