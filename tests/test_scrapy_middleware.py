@@ -16,7 +16,6 @@ from scrapy.linkextractors import LinkExtractor
 from scrapy.settings import Settings
 from scrapy.spiders import CrawlSpider, Rule
 
-from newsspider.extraction_runner import ExtractionRunner
 from newsspider.items import PageItem
 from newsspider.middlewares import (
     ContentFilterMiddleware,
@@ -24,6 +23,7 @@ from newsspider.middlewares import (
     article_callback,
     article_rule,
 )
+from newsspider.workers.extraction_runner import ExtractionRunner
 
 ARTICLE = (
     b"<html><body><article>"
@@ -72,7 +72,7 @@ def make(
 ) -> ContentFilterMiddleware:
     # These tests check the mechanism (a page under the presence threshold is dropped), not the
     # fitted model's calibration: the thin page must fall under the threshold whatever the
-    # current weights. The shipped threshold is chosen by `bench.middleware_eval`'s rule.
+    # current weights. The shipped threshold is chosen by `bench.filter.middleware_eval`'s rule.
     chosen = {"NEWSSPIDER_CONTENT_FILTER_MIN_PRESENCE": TEST_MIN_PRESENCE} | (settings or {})
     crawler = SimpleNamespace(
         settings=Settings(chosen), stats=FakeStats(), spider=spider or NewsSpider()

@@ -172,7 +172,7 @@ def test_max_bytes_setting(value: int | None, expected: int | None) -> None:
 
 
 def test_item_schema_setting_is_checked() -> None:
-    from newsspider.pipeline_config import PipelineConfig
+    from newsspider.workers.pipeline_config import PipelineConfig
 
     assert PipelineConfig.from_settings(Settings()).item_schema == "newsspider"
     zyte = PipelineConfig.from_settings(Settings({"NEWSSPIDER_ITEM_SCHEMA": "Zyte"}))

@@ -31,10 +31,10 @@ from zyte_common_items import (
     Request,
 )
 
-from newsspider.extraction.page_judgement import usable_encoding
-from newsspider.extraction_runner import ExtractionRunner
+from newsspider.extraction.parse.decoding import usable_encoding
+from newsspider.workers.extraction_runner import ExtractionRunner
 from newsspider.navigation import Navigation, NavLink, find_navigation
-from newsspider.pipeline_config import PipelineConfig
+from newsspider.workers.pipeline_config import PipelineConfig
 from newsspider.poet.items import to_zyte_article, zyte_timestamp
 
 __all__ = [

@@ -13,7 +13,7 @@ from scrapy import signals
 from scrapy.crawler import Crawler
 from scrapy_poet.page_input_providers import PageObjectInputProvider
 
-from newsspider.extraction_runner import ExtractionRunner
+from newsspider.workers.extraction_runner import ExtractionRunner
 from newsspider.poet.pages import ExtractionWorkers
 
 __all__ = ["ExtractionWorkersProvider"]
