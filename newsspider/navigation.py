@@ -16,8 +16,8 @@ from typing import Final
 from lxml import etree
 from parsel import Selector
 
-from newsspider.extraction.parse.decoding import decode_html
 from newsspider.extraction.common.urls import join_url
+from newsspider.extraction.parse.decoding import decode_html
 from newsspider.spiders._links import (
     Link,
     LinkKind,

@@ -7,12 +7,12 @@ Three sets of listing pages, each with its own judge of which links are articles
 
 - ``demo``: every listing page of the bundled demo site (home pages, section pages and their
   pagination); truth: the site generator's own list of story URLs.
-- ``generated``: the section and home pages `bench.speed.site_crawl` generates around the development
-  corpora's article URLs (real URL shapes, teasers of several kinds, menus, pager, footer);
-  truth: the corpus pages it links.
+- ``generated``: the section and home pages `bench.speed.site_crawl` generates around the
+  development corpora's article URLs (real URL shapes, teasers of several kinds, menus, pager,
+  footer); truth: the corpus pages it links.
 - ``wceb listing`` / ``wceb collection``: the pages labelled ``listing`` / ``collection`` in
-  wceb2026_llm_dev (``meta.page_type``); truth: `bench.accuracy.navigation_truth`, one hand-written URL
-  pattern per site (see its docstring for how and the borderline calls).
+  wceb2026_llm_dev (``meta.page_type``); truth: `bench.accuracy.navigation_truth`, one
+  hand-written URL pattern per site (see its docstring for how and the borderline calls).
 
 Counted per page over distinct link URLs: found = returned article links the judge calls
 articles; recall = found / article links on the page (same-site, as the judge sees them);
@@ -34,10 +34,10 @@ from urllib.parse import urldefrag, urlsplit
 from lxml import etree
 from parsel import Selector
 
-from bench.corpus import corpora_root, iter_corpus
 from bench.accuracy.navigation_truth import ARTICLE_PATTERNS
-from newsspider.extraction.parse.decoding import decode_html
+from bench.corpus import corpora_root, iter_corpus
 from newsspider.extraction.common.urls import join_url
+from newsspider.extraction.parse.decoding import decode_html
 from newsspider.navigation import find_navigation
 from newsspider.spiders._links import same_site, site_host
 

@@ -3,8 +3,8 @@
 The mapping behind both ways of getting Zyte's schema: the page object
 (`newsspider.poet.pages.NewsArticlePage`) and the pipeline's ``NEWSSPIDER_ITEM_SCHEMA = "zyte"``.
 Empty values are left out (None), as Zyte's own extraction leaves them out; field formats follow
-zyte-common-items' documentation (checked by ``python -m bench.accuracy.zyte_items`` on every development
-page).
+zyte-common-items' documentation (checked by ``python -m bench.accuracy.zyte_items`` on every
+development page).
 """
 
 from __future__ import annotations

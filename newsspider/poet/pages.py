@@ -32,10 +32,10 @@ from zyte_common_items import (
 )
 
 from newsspider.extraction.parse.decoding import usable_encoding
-from newsspider.workers.extraction_runner import ExtractionRunner
 from newsspider.navigation import Navigation, NavLink, find_navigation
-from newsspider.workers.pipeline_config import PipelineConfig
 from newsspider.poet.items import to_zyte_article, zyte_timestamp
+from newsspider.workers.extraction_runner import ExtractionRunner
+from newsspider.workers.pipeline_config import PipelineConfig
 
 __all__ = [
     "PAGE_OBJECT_PRIORITY",

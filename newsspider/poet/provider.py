@@ -13,8 +13,8 @@ from scrapy import signals
 from scrapy.crawler import Crawler
 from scrapy_poet.page_input_providers import PageObjectInputProvider
 
-from newsspider.workers.extraction_runner import ExtractionRunner
 from newsspider.poet.pages import ExtractionWorkers
+from newsspider.workers.extraction_runner import ExtractionRunner
 
 __all__ = ["ExtractionWorkersProvider"]
 
