@@ -28,6 +28,7 @@ from newsspider.extraction.confidence import (
 )
 from newsspider.extraction.decoding import DecodedPage, decode_html
 from newsspider.extraction.html_output import body_html
+from newsspider.extraction.language import page_language
 from newsspider.extraction.metadata import PageMetadata, read_metadata
 from newsspider.extraction.noscript import crawler_rendering, source_for_rendering
 from newsspider.extraction.page_content import CONTENT_PAGE_TYPES, content_selection
@@ -210,7 +211,7 @@ def _extract(
         confidence=confidence,
         encoding=used_encoding,
         warnings=tuple(warnings),
-        **_metadata_fields(metadata),
+        **_metadata_fields(metadata, text),
     )
 
 
@@ -290,15 +291,16 @@ def _utf8_prefix(text: str, max_bytes: int | None) -> tuple[bytes, bool]:
     return data[:cut], True
 
 
-def _metadata_fields(metadata: PageMetadata) -> dict[str, Any]:
-    """The Article fields that come straight from the page's metadata."""
+def _metadata_fields(metadata: PageMetadata, body: str = "") -> dict[str, Any]:
+    """The Article fields that come from the page's metadata (the language checked against the
+    body's text, or the title's and description's without one)."""
     return {
         "canonical_url": metadata.canonical_url,
         "title": metadata.title,
         "date": metadata.date,
         "date_modified": metadata.date_modified,
         "authors": metadata.authors,
-        "language": metadata.language,
+        "language": page_language(metadata.language, (body, metadata.title, metadata.description)),
         "description": metadata.description,
         "site_name": metadata.site_name,
         "image": metadata.image,
