@@ -52,6 +52,8 @@ logger = logging.getLogger(__name__)
 #: Names accepted by `extract(algorithm=...)`: the combined default first, then the methods it
 #: grew from (see docs/algorithms/README.md).
 ALGORITHMS: Final[tuple[str, ...]] = ("default", *STRATEGIES)
+#: Characters of the description the confidence's evidence reads.
+_EVIDENCE_DESCRIPTION: Final = 400
 #: Pages are cut to this many bytes before parsing unless the caller says otherwise.
 DEFAULT_MAX_BYTES: Final = 20 * 1024 * 1024
 
@@ -172,7 +174,9 @@ def _extract(
         selection.container,
         text,
         title=metadata.title,
-        description=metadata.description,
+        # Its first characters, as when descriptions were cut there: the confidence was fitted
+        # on them.
+        description=metadata.description[:_EVIDENCE_DESCRIPTION] if metadata.description else None,
     )
     features = confidence_features(
         shape, metadata.is_article_hint, agreement, runner_up_ratio, page_type, evidence=evidence
@@ -304,6 +308,12 @@ def _metadata_fields(metadata: PageMetadata, body: str = "") -> dict[str, Any]:
         "description": metadata.description,
         "site_name": metadata.site_name,
         "image": metadata.image,
+        "tags": metadata.tags,
+        "section": metadata.section,
+        "author_profiles": metadata.author_profiles,
+        "date_raw": metadata.date_raw,
+        "date_modified_raw": metadata.date_modified_raw,
+        "paywalled": metadata.paywalled,
     }
 
 

@@ -25,6 +25,12 @@ from newsspider.extraction.jsonld import (
     schema_types,
 )
 from newsspider.extraction.page_scan import scan_page
+from newsspider.extraction.record_fields import (
+    author_profiles,
+    paywalled,
+    read_section,
+    read_tags,
+)
 from newsspider.extraction.title import choose_title, clean_text
 from newsspider.extraction.urls import join_url, split_url
 
@@ -53,15 +59,26 @@ class PageMetadata:
     #: Reading failed (a bug, logged with its traceback): every field above is missing, and
     #: the article says so (warning ``metadata-error``).
     failed: bool = False
+    # The record's further fields (`record_fields`), and the texts the dates were read from.
+    tags: tuple[str, ...] = ()
+    section: str | None = None
+    author_profiles: tuple[dict[str, str], ...] = ()
+    date_raw: str | None = None
+    date_modified_raw: str | None = None
+    paywalled: bool | None = None
 
 
 # --- small field readers ----------------------------------------------------------------------
 
 
-def _first(meta: Mapping[str, Sequence[str]], *keys: str) -> str | None:
+#: Longest description kept: the whole text of any real one, bounded for hostile pages.
+MAX_DESCRIPTION_CHARS: Final = 20_000
+
+
+def _first(meta: Mapping[str, Sequence[str]], *keys: str, limit: int | None = None) -> str | None:
     for key in keys:
         for value in meta.get(key, ()):
-            text = clean_text(value)
+            text = clean_text(value) if limit is None else clean_text(value, limit)
             if text:
                 return text
     return None
@@ -212,9 +229,9 @@ def _read(
         if isinstance(hinted, Sequence):
             authors = clean_authors([a for a in hinted if isinstance(a, str)])
 
-    description = _first(meta, "description", "og:description", "twitter:description") or (
-        json_text(main.get("description")) if main else None
-    )
+    description = _first(
+        meta, "description", "og:description", "twitter:description", limit=MAX_DESCRIPTION_CHARS
+    ) or (json_text(main.get("description"), MAX_DESCRIPTION_CHARS) if main else None)
     image_raw = _first(
         meta, "og:image", "og:image:url", "og:image:secure_url", "twitter:image",
         "twitter:image:src", "thumbnail",
@@ -231,4 +248,18 @@ def _read(
         image=_absolute(image_raw, base),
         is_article_hint=_article_hint(meta, everything, bool(articles)),
         article_body=article_body(main) if main else None,
+        tags=read_tags(meta, articles),
+        section=read_section(
+            meta, articles, everything, root, title=title, page_urls=(canonical, url)
+        ),
+        author_profiles=author_profiles(
+            authors,
+            articles,
+            meta,
+            headlines[0] if headlines else None,
+            base,
+        ),
+        date_raw=dates.published_raw,
+        date_modified_raw=dates.modified_raw,
+        paywalled=paywalled(meta, articles + pages),
     )

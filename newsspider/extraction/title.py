@@ -58,15 +58,15 @@ def _norm(text: str) -> str:
     return " ".join(text.split()).strip(_PUNCT_EDGES)
 
 
-def clean_text(text: str | None) -> str:
-    """Whitespace-collapsed text, or "" for None."""
+def clean_text(text: str | None, limit: int = _MAX_TITLE) -> str:
+    """Whitespace-collapsed text cut to ``limit`` characters, or "" for None."""
     if not text:
         return ""
     if "&" in text:
         text = _ENTITY_RE.sub(_unescape, text)
     if not text.isascii():  # the invisible characters are not ASCII: most texts skip the search
         text = _INVISIBLE_RE.sub("", text)
-    return " ".join(text.split())[:_MAX_TITLE]
+    return " ".join(text.split())[:limit]
 
 
 def _squash(text: str) -> str:
