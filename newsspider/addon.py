@@ -11,10 +11,13 @@ from __future__ import annotations
 from typing import Any
 
 from newsspider.middlewares import ContentFilterMiddleware
+from newsspider.near_duplicates import NearDuplicatePipeline
 from newsspider.pipelines import ArticlePipeline
 from newsspider.settings_defaults import (
     ADDON_SETTINGS,
     CONTENT_FILTER_PRIORITY,
+    NEAR_DUPLICATES,
+    NEAR_DUPLICATES_PRIORITY,
     PIPELINE_PRIORITY,
     REDIS_URL,
     TRUNCATION_PRIORITY,
@@ -38,6 +41,11 @@ class Addon:
         settings.setdefault_in_component_priority_dict(
             "DOWNLOADER_MIDDLEWARES", TruncationMiddleware, TRUNCATION_PRIORITY
         )
+        if settings.get(NEAR_DUPLICATES):
+            # Only when asked for (off by default): it needs the optional datasketch.
+            settings.setdefault_in_component_priority_dict(
+                "ITEM_PIPELINES", NearDuplicatePipeline, NEAR_DUPLICATES_PRIORITY
+            )
         for name, value in ADDON_SETTINGS.items():
             # "addon" priority: above Scrapy's defaults, below anything the project sets.
             settings.set(name, value, priority="addon")

@@ -159,7 +159,7 @@ def _model() -> Any:
         with _LOAD_LOCK:
             if not _identifier:
                 try:
-                    from py3langid.langid import (  # type: ignore[import-untyped]
+                    from py3langid.langid import (
                         MODEL_FILE,
                         LanguageIdentifier,
                     )

@@ -126,6 +126,35 @@ def _absolute(value: str | None, base: str | None) -> str | None:
     return full
 
 
+def _record_fields(
+    root: Any,
+    url: str | None,
+    *,
+    meta: Mapping[str, Sequence[str]],
+    articles: Sequence[Mapping[str, Any]],
+    everything: Sequence[Mapping[str, Any]],
+    own: Sequence[Mapping[str, Any]],
+    title: str | None,
+    canonical: str | None,
+    authors: tuple[str, ...],
+    headline: Any,
+) -> dict[str, Any]:
+    """Tags, section, author profiles and the paywall flag (`record_fields`). A bug there is
+    logged and leaves them empty: the core fields above are kept."""
+    try:
+        return {
+            "tags": read_tags(meta, articles),
+            "section": read_section(
+                meta, articles, everything, root, title=title, page_urls=(canonical, url)
+            ),
+            "author_profiles": author_profiles(authors, articles, meta, headline, canonical or url),
+            "paywalled": paywalled(meta, own),
+        }
+    except Exception:
+        logger.exception("newsspider: reading tags, section or profiles failed for %s", url)
+        return {}
+
+
 # --- the entry point --------------------------------------------------------------------------
 
 
@@ -248,18 +277,18 @@ def _read(
         image=_absolute(image_raw, base),
         is_article_hint=_article_hint(meta, everything, bool(articles)),
         article_body=article_body(main) if main else None,
-        tags=read_tags(meta, articles),
-        section=read_section(
-            meta, articles, everything, root, title=title, page_urls=(canonical, url)
-        ),
-        author_profiles=author_profiles(
-            authors,
-            articles,
-            meta,
-            headlines[0] if headlines else None,
-            base,
-        ),
         date_raw=dates.published_raw,
         date_modified_raw=dates.modified_raw,
-        paywalled=paywalled(meta, articles + pages),
+        **_record_fields(
+            root,
+            url,
+            meta=meta,
+            articles=articles,
+            everything=everything,
+            own=articles + pages,
+            title=title,
+            canonical=canonical,
+            authors=authors,
+            headline=headlines[0] if headlines else None,
+        ),
     )

@@ -47,6 +47,19 @@ _BREADCRUMB_XPATH: Final = etree.XPath(
 )
 
 
+def _text(element: Any, limit: int) -> str:
+    """About the first ``limit`` characters of the element's text (bounded: containers nest)."""
+    pieces: list[str] = []
+    total = 0
+    for piece in element.itertext():
+        if isinstance(piece, str):
+            pieces.append(piece)
+            total += len(piece)
+            if total >= limit:
+                break
+    return "".join(pieces)[:limit]
+
+
 def _strings(value: Any, limit: int = MAX_TAGS) -> list[str]:
     """Strings from a JSON-LD value: a string, a list of strings, or objects with a name."""
     values = value if isinstance(value, list) else [value]
@@ -129,7 +142,7 @@ def breadcrumb_trail(root: Any, base: str | None) -> list[tuple[str, str | None]
         for el in islice(container.iter("a", "span", "li"), _CRUMB_ELEMENTS):
             if el.tag != "a" and (el.get("itemprop") != "name" or el.getparent().tag == "a"):
                 continue
-            text = clean_text(el.text_content()[:_MAX_SECTION_CHARS])
+            text = clean_text(_text(el, _MAX_SECTION_CHARS))
             if not text:
                 continue
             href = el.get("href") if el.tag == "a" else None
@@ -271,7 +284,7 @@ def byline_links(headline: Any) -> list[tuple[str, str]]:
         for a in islice(el.iter("a"), 20):
             href = a.get("href")
             if href:
-                links.append((a.text_content()[: _MAX_TAG_CHARS * 2], href))
+                links.append((_text(a, _MAX_TAG_CHARS * 2), href))
     return links
 
 
