@@ -41,12 +41,18 @@ MAX_WORDS: Final = 3000
 MIN_WORDS: Final = 40
 #: Key of the remembered signatures (URL -> signature bytes, oldest first) in ``spider.state``.
 STATE_KEY: Final = "newsspider/near_duplicates/signatures"
-_WORD_RE: Final = re.compile(r"\w+")
+# Scripts written without spaces (Han, Kana, Thai): each character is a token, so that a
+# shingle is a character trigram there and a word trigram elsewhere.
+_UNSPACED: Final = "\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_WORD_RE: Final = re.compile(f"[{_UNSPACED}]|[^\\W{_UNSPACED}]+")
 _MASK32: Final = 0xFFFFFFFF
+_SEED: Final = 1
+#: datasketch's permutation scheme (2.0's default), named: saved signatures must match it.
+_SCHEME: Final = "affine32"
 
 
 def shingle_hashes(text: str) -> list[int]:
-    """Distinct 32-bit hashes of the text's lower-cased word 3-shingles (stable across
+    """Distinct 32-bit hashes of the text's lower-cased token 3-shingles (stable across
     processes and runs: crc32, not Python's salted ``hash``)."""
     words = _WORD_RE.findall(text.lower())[:MAX_WORDS]
     if len(words) < MIN_WORDS:
@@ -73,6 +79,8 @@ class NearDuplicateIndex:
         if not 0.0 < threshold <= 1.0:
             raise ValueError(f"threshold must be in (0, 1], not {threshold!r}")
         self._minhash, self._lean = MinHash, LeanMinHash
+        # The permutations drawn once (datasketch draws them per MinHash: a third of the cost).
+        self._permutations = MinHash(num_perm=NUM_PERM, seed=_SEED, scheme=_SCHEME).permutations
         self.threshold = threshold
         self.max_pages = max(1, int(max_pages))
         self._lsh = MinHashLSH(threshold=threshold, num_perm=NUM_PERM)
@@ -87,7 +95,13 @@ class NearDuplicateIndex:
         hashes = shingle_hashes(body)
         if not hashes:
             return None
-        minhash = self._minhash(num_perm=NUM_PERM, hashfunc=_identity)
+        minhash = self._minhash(
+            num_perm=NUM_PERM,
+            seed=_SEED,
+            hashfunc=_identity,
+            permutations=self._permutations,
+            scheme=_SCHEME,
+        )
         minhash.update_batch(hashes)
         return self._lean(minhash)
 
@@ -135,7 +149,7 @@ class NearDuplicateIndex:
             values = np.frombuffer(data, dtype="<u8")
             if len(values) != NUM_PERM:
                 continue  # saved by a build with another signature size
-            self.add(url, self._lean(seed=1, hashvalues=values))
+            self.add(url, self._lean(seed=_SEED, hashvalues=values, scheme=_SCHEME))
 
 
 class NearDuplicatePipeline:

@@ -35,6 +35,7 @@ __all__ = [
 MAX_TAGS: Final = 50
 _MAX_TAG_CHARS: Final = 100
 _MAX_SECTION_CHARS: Final = 200
+_MAX_URL_CHARS: Final = 500
 #: Breadcrumb entries read at most; elements searched below a breadcrumb container.
 _MAX_CRUMBS: Final = 12
 _CRUMB_ELEMENTS: Final = 200
@@ -149,7 +150,7 @@ def breadcrumb_trail(root: Any, base: str | None) -> list[tuple[str, str | None]
             crumbs.append((text, join_url(base, href) if base and href else href))
             if len(crumbs) >= _MAX_CRUMBS:
                 break
-        if crumbs:
+        if len(crumbs) >= 2:  # a trail; one "back to ..." link is not one
             return crumbs
     return []
 
@@ -209,14 +210,22 @@ def read_section(
 # --- authors' profile pages --------------------------------------------------------------------
 
 
-def _http_url(value: Any, base: str | None) -> str | None:
+def _http_url(value: Any, base: str | None, *, page_part: bool = True) -> str | None:
+    """An absolute http(s) URL from an absolute or root-relative value (a bare "site.com" is a
+    name, not a path); with ``page_part`` False, none with a fragment (a JSON-LD ``@id`` such as
+    ``https://site/#/schema/person/1`` names a node, not a page)."""
     if isinstance(value, list):
         value = next((v for v in value if isinstance(v, str)), None)
-    if not isinstance(value, str) or not value.strip():
+    if not isinstance(value, str):
         return None
-    url = join_url(base, value.strip()) if base else value.strip()
+    value = value.strip()
+    if not value.startswith(("http://", "https://", "//", "/")) or len(value) > _MAX_URL_CHARS:
+        return None
+    url = join_url(base, value) if base else value
     parts = split_url(url) if url else None
     if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+        return None
+    if not page_part and parts.fragment:
         return None
     return url
 
@@ -251,7 +260,7 @@ def author_profiles(
                 url = (
                     _http_url(person.get("url"), base)
                     or _http_url(person.get("sameAs"), base)
-                    or _http_url(person.get("@id"), base)
+                    or _http_url(person.get("@id"), base, page_part=False)
                 )
                 if url is not None:
                     found[key] = url
