@@ -74,7 +74,7 @@ def edited_copy(body: str, other: str, rng: random.Random) -> str:
 
 
 def _pages(names: Sequence[str], root: str | None) -> list[Page]:
-    pages = []
+    pages: list[Page] = []
     for name in names:
         pages.extend(p for p in load_corpus(name, corpora_root(root)) if p.body)
     return pages
