@@ -73,7 +73,7 @@ def _identity(value: int) -> int:
 class NearDuplicateIndex:
     """Bodies seen, as MinHash signatures in an LSH index, at most ``max_pages`` of them."""
 
-    def __init__(self, threshold: float = 0.5, max_pages: int = 20_000) -> None:
+    def __init__(self, threshold: float = 0.4, max_pages: int = 10_000) -> None:
         from datasketch import LeanMinHash, MinHash, MinHashLSH
 
         if not 0.0 < threshold <= 1.0:

@@ -164,8 +164,8 @@ DEFAULTS: Final[dict[str, Any]] = {
     REDIS_KEY: "newsspider:%(spider)s",
     REDIS_IDLE_CLOSE: 10.0,
     NEAR_DUPLICATES: None,
-    NEAR_DUPLICATES_THRESHOLD: 0.5,
-    NEAR_DUPLICATES_MAX_PAGES: 20_000,
+    NEAR_DUPLICATES_THRESHOLD: 0.4,
+    NEAR_DUPLICATES_MAX_PAGES: 10_000,
 }
 
 #: Settings the add-on sets (at "addon" priority, so project settings win) besides components.
