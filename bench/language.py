@@ -19,6 +19,7 @@ import argparse
 import re
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from bench.corpus import Page, available_corpora, corpora_root, load_corpus
 
@@ -41,12 +42,13 @@ def _right(truth: str, answer: str | None) -> bool:
 
 
 def _score(
-    pages: Sequence[Page], answer: Callable[[Page], str | None]
+    pages: Sequence[Page], answer: Callable[[Any], str | None], *, key: bool = False
 ) -> tuple[int, list[str], float]:
+    """(pages right, misses, seconds); with ``key``, ``answer`` takes the page's id."""
     right, misses, elapsed = 0, [], 0.0
     for page in pages:
         start = time.perf_counter()
-        got = answer(page)
+        got = answer(page.id if key else page)
         elapsed += time.perf_counter() - start
         if page.lang is not None and _right(page.lang, got):
             right += 1
@@ -74,6 +76,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     print("| corpus | pages | " + " | ".join(columns) + " |")
     print("|---|---|" + "---|" * len(columns))
     all_misses: dict[str, dict[str, list[str]]] = {}
+    # Misses where the answer is what the page itself declares: the recorded language
+    # disagrees with both the page's markup and its text (worth checking by hand).
+    audits: dict[str, list[str]] = {}
     for name in names:
         pages = [p for p in load_corpus(name, root) if p.lang]
         if not pages:
@@ -89,7 +94,18 @@ def main(argv: Sequence[str] | None = None) -> None:
         def bare(page: Page, stripped: dict[str, bytes] = stripped) -> str | None:
             return extract(stripped[page.id], url=page.url).language
 
-        results = [_score(pages, markup), _score(pages, full), _score(pages, bare)]
+        declared = {p.id: markup(p) for p in pages}
+        answers = {p.id: full(p) for p in pages}
+        results = [
+            _score(pages, declared.__getitem__, key=True),
+            _score(pages, answers.__getitem__, key=True),
+            _score(pages, bare),
+        ]
+        agreeing = [
+            f"{p.id}: {p.lang}<-{answers[p.id]}"
+            for p in pages
+            if not _right(p.lang or "", answers[p.id]) and answers[p.id] == declared[p.id]
+        ]
         model = language._identifier[:]
         language._identifier[:] = [None]
         try:
@@ -99,12 +115,18 @@ def main(argv: Sequence[str] | None = None) -> None:
         cells = [f"{100 * r / len(pages):.1f}% ({len(pages) - r})" for r, _, _ in results]
         print(f"| {name} | {len(pages)} | " + " | ".join(cells) + " |")
         all_misses[name] = {c: m for c, (_, m, _) in zip(columns, results, strict=True)}
+        audits[name] = agreeing
     print("\nCells: share right (pages wrong).\n\nMisses (truth<-answer):")
     for name, by_column in all_misses.items():
         for column, misses in by_column.items():
             if column != "markup" and misses:
                 more = f" and {len(misses) - 40} more" if len(misses) > 40 else ""
                 print(f"- {name}, {column} ({len(misses)}): {', '.join(misses[:40])}{more}")
+
+    print("\nMisses where the answer is the page's own declaration (truth label to check):")
+    for name, listed in audits.items():
+        if listed:
+            print(f"- {name} ({len(listed)}): {', '.join(listed)}")
 
 
 if __name__ == "__main__":

@@ -98,8 +98,11 @@ def test_a_declaration_the_script_contradicts_is_overruled() -> None:
 
 
 @needs_identifier
-def test_a_declaration_the_text_contradicts_is_overruled() -> None:
-    assert extract(page(GERMAN, lang="en-US"), url="https://town.example/a").language == "de"
+def test_a_declaration_in_another_script_than_the_texts_is_overruled() -> None:
+    assert extract(page(FRENCH, lang="ru"), url="https://town.example/a").language == "fr"
+    assert extract(page(RUSSIAN, lang="en-US"), url="https://town.example/a").language == "ru"
+    # A declaration in the text's script stands (the identifier is not run on it).
+    assert extract(page(GERMAN, lang="de-AT"), url="https://town.example/a").language == "de"
 
 
 @needs_identifier

@@ -6,16 +6,18 @@ Order of evidence (`page_language`):
 1. The script, where it decides: Hangul is Korean, Kana Japanese, Han without Kana Chinese, Thai
    script Thai, Greek Greek, ... (`_DECISIVE_SCRIPTS`). A declaration that disagrees with such a
    script is overruled (a Chinese page declaring ``lang="en"`` is Chinese).
-2. The markup (``<html lang>``, ``content-language``, ``og:locale``), when the identifier does
-   not contradict it: the declared language is kept unless it is far down the identifier's
-   ranking and another language is clearly ahead (a German page under an English template).
-3. The identifier on a bounded sample of the body (`SAMPLE_CHARS`), where the markup declares
-   nothing. Without py3langid installed (``pip install newsspider[language]``) this step is
-   skipped: markup and script only.
+2. The markup (``<html lang>``, ``content-language``, ``og:locale``), when the language it
+   declares is written in the script most of the text is in (Latin, Cyrillic, Arabic,
+   Devanagari): Russian declared on an English text is not kept.
+3. The identifier (py3langid) on a bounded sample of the body (`SAMPLE_CHARS`), where the
+   markup declares nothing or contradicts the script. Without py3langid this step is skipped.
 
-Cost: the script test reads the sample with a few C-level regex passes (an ASCII sample skips
-them); the identifier walks the sample's UTF-8 bytes once (about 0.2 ms for 600 characters) and
-is loaded on first use (about 1 s and 90 MB per process, once).
+Not checked: a declaration of another language of the same script (an English template's
+``lang="en"`` on a German article). The identifier would catch it but costs about 1 µs per
+character of sample (its walk over the text's bytes is Python): on every page that is 0.4× the
+parse (docs/record-metadata.md); where the markup says nothing it is needed and paid. The script
+test reads the sample with one or two C-level regex passes (an ASCII sample skips them). The
+identifier is loaded on first use (about 1 s and 90 MB per process, once).
 """
 
 from __future__ import annotations
@@ -36,10 +38,6 @@ logger = logging.getLogger(__name__)
 SAMPLE_CHARS: Final = 600
 #: Fewer letters than this: too little text to judge; the markup stands (or nothing is said).
 MIN_LETTERS: Final = 25
-#: The identifier overrules a declared language only when its best guess is this likely and
-#: the declared language has less than `_KEEP_DECLARED` of the probability.
-_OVERRULE: Final = 0.9
-_KEEP_DECLARED: Final = 0.01
 #: Without markup, an identifier guess below this probability is not reported.
 _MIN_GUESS: Final = 0.5
 
@@ -208,28 +206,57 @@ def _sample(texts: Sequence[str | None]) -> str:
     return " ".join(" ".join(pieces).split())
 
 
+# Languages of the scripts many languages share, and those scripts' letters: a declaration whose
+# script is not the text's contradicts the text (Russian declared on an English text).
+_CYRILLIC_LANGUAGES: Final = frozenset(
+    "ru uk bg sr mk be kk ky mn tg tt ba cv ce os ab av kv".split()
+)
+_ARABIC_LANGUAGES: Final = frozenset("ar fa ur ps sd ug ks".split())
+_DEVANAGARI_LANGUAGES: Final = frozenset("hi mr ne sa".split())
+_SHARED_SCRIPTS: Final = (
+    ("cyrillic", re.compile("[\u0400-\u04ff]"), _CYRILLIC_LANGUAGES),
+    ("arabic", re.compile("[\u0600-\u06ff\u0750-\u077f]"), _ARABIC_LANGUAGES),
+    ("devanagari", re.compile("[\u0900-\u097f]"), _DEVANAGARI_LANGUAGES),
+)
+_LATIN_RE: Final = re.compile("[a-zA-Z\u00c0-\u024f]")
+
+
+def _declared_script_fits(markup: str, sample: str) -> bool:
+    """Whether the declared language is written in the script most of the sample is in (the
+    scripts many languages share: Latin, Cyrillic, Arabic, Devanagari)."""
+    expected = next((name for name, _, langs in _SHARED_SCRIPTS if markup in langs), "latin")
+    if sample.isascii():
+        return expected == "latin" or not sample.strip()
+    if 2 * len(_LATIN_RE.findall(sample)) >= len(sample):
+        return expected == "latin"
+    counts = {name: len(letters.findall(sample)) for name, letters, _ in _SHARED_SCRIPTS}
+    counts["latin"] = len(_LATIN_RE.findall(sample))
+    return max(counts, key=counts.__getitem__) == expected
+
+
 def page_language(declared: str | None, texts: Sequence[str | None]) -> str | None:
     """The page's language (ISO 639-1) from its declared primary subtag and its texts (the body
-    first, then the title and description when the body is short)."""
+    first, then the title and description when the body is short).
+
+    The identifier runs only where it is needed (it costs about 1 µs per character): where the
+    markup declares nothing, or declares a language of another script than the text's."""
     markup = normalise_code(declared)
     sample = _sample(texts)
     script = script_language(sample)
     if script is not None:
         # The script decides; a declaration of another language is a template default.
         return markup if markup == script else script
-    if markup is not None and markup in _SCRIPT_LANGUAGES:
-        # Declared Chinese (say) on a text not in that script: only the text can tell.
-        ranked = identify_language(sample)
-        return ranked[0][0] if ranked and ranked[0][1] >= _MIN_GUESS else markup
+    if (
+        markup is not None
+        and markup not in _SCRIPT_LANGUAGES
+        and _declared_script_fits(markup, sample)
+    ):
+        return markup
     ranked = identify_language(sample)
     if not ranked:
         return markup
     best, prob = ranked[0]
-    if markup is None:
-        return best if prob >= _MIN_GUESS else None
-    if best == markup:
-        return markup
-    declared_prob = next((p for code, p in ranked if code == markup), 0.0)
-    if prob >= _OVERRULE and declared_prob < _KEEP_DECLARED:
-        return best
-    return markup
+    if markup is None or best == markup:
+        return best if prob >= _MIN_GUESS else markup
+    # The declaration contradicts the text's script: the identifier's confident answer wins.
+    return best if prob >= _MIN_GUESS else markup
