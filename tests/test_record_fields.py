@@ -185,3 +185,10 @@ def test_new_fields_reach_items_and_the_schema() -> None:
         assert name in properties
     assert properties["paywalled"]["type"] == ["boolean", "null"]
     assert properties["author_profiles"]["items"]["type"] == "object"
+
+
+def test_warc_rows_carry_the_new_fields() -> None:
+    from newsspider.warc import batch
+
+    for name in ("tags", "section", "author_profiles", "date_raw", "paywalled", "duplicate_of"):
+        assert name in batch._FIELDS
