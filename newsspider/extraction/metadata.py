@@ -127,7 +127,6 @@ def _absolute(value: str | None, base: str | None) -> str | None:
 
 
 def _record_fields(
-    root: Any,
     url: str | None,
     *,
     meta: Mapping[str, Sequence[str]],
@@ -145,7 +144,7 @@ def _record_fields(
         return {
             "tags": read_tags(meta, articles),
             "section": read_section(
-                meta, articles, everything, root, title=title, page_urls=(canonical, url)
+                meta, articles, everything, headline, title=title, page_urls=(canonical, url)
             ),
             "author_profiles": author_profiles(authors, articles, meta, headline, canonical or url),
             "paywalled": paywalled(meta, own),
@@ -280,7 +279,6 @@ def _read(
         date_raw=dates.published_raw,
         date_modified_raw=dates.modified_raw,
         **_record_fields(
-            root,
             url,
             meta=meta,
             articles=articles,

@@ -41,11 +41,11 @@ _MAX_CRUMBS: Final = 12
 _CRUMB_ELEMENTS: Final = 200
 _TAG_SPLIT_RE: Final = re.compile(r"\s*[,;，、；|]\s*")
 
-_BREADCRUMB_XPATH: Final = etree.XPath(
-    "(//*[contains(@itemtype, 'BreadcrumbList')]"
-    " | //nav[contains(translate(@aria-label, 'B', 'b'), 'breadcrumb')]"
-    " | //*[contains(@class, 'breadcrumb')])[position() <= 3]"
-)
+#: Elements examined around the headline for breadcrumb markup (a whole-tree search cost half a
+#: parse: breadcrumbs sit just above the headline, in it or in its ancestors' earlier siblings).
+_BREADCRUMB_BUDGET: Final = 300
+_BREADCRUMB_LEVELS: Final = 4
+_BREADCRUMB_SIBLINGS: Final = 6
 
 
 def _text(element: Any, limit: int) -> str:
@@ -134,25 +134,56 @@ def _crumbs_from_jsonld(objects: Sequence[Mapping[str, Any]]) -> list[tuple[str,
     return []
 
 
-def breadcrumb_trail(root: Any, base: str | None) -> list[tuple[str, str | None]]:
-    """The page's breadcrumb links from markup (microdata ``BreadcrumbList``, a ``nav`` labelled
-    breadcrumb, a breadcrumb class): (text, absolute href or None), in order."""
-    containers: list[Any] = list(_BREADCRUMB_XPATH(root))  # type: ignore[arg-type]
-    for container in containers:
-        crumbs: list[tuple[str, str | None]] = []
-        for el in islice(container.iter("a", "span", "li"), _CRUMB_ELEMENTS):
-            if el.tag != "a" and (el.get("itemprop") != "name" or el.getparent().tag == "a"):
-                continue
-            text = clean_text(_text(el, _MAX_SECTION_CHARS))
-            if not text:
-                continue
-            href = el.get("href") if el.tag == "a" else None
-            crumbs.append((text, join_url(base, href) if base and href else href))
-            if len(crumbs) >= _MAX_CRUMBS:
+def _is_breadcrumb(el: Any) -> bool:
+    cls = el.get("class")
+    if cls is not None and "breadcrumb" in cls.lower():
+        return True
+    label = el.get("aria-label")
+    if label is not None and "breadcrumb" in label.lower():
+        return True
+    kind = el.get("itemtype")
+    return kind is not None and kind.endswith("BreadcrumbList")
+
+
+def _breadcrumb_near(headline: Any) -> Any | None:
+    """The breadcrumb element above the headline: in its ancestors' earlier siblings (nearest
+    first), at most `_BREADCRUMB_BUDGET` elements examined."""
+    budget = _BREADCRUMB_BUDGET
+    node = headline
+    for _ in range(_BREADCRUMB_LEVELS):
+        sibling = node.getprevious()
+        for _ in range(_BREADCRUMB_SIBLINGS):
+            if sibling is None or budget <= 0:
                 break
-        if len(crumbs) >= 2:  # a trail; one "back to ..." link is not one
-            return crumbs
-    return []
+            for el in islice(sibling.iter(etree.Element), budget):
+                budget -= 1
+                if _is_breadcrumb(el):
+                    return el
+            sibling = sibling.getprevious()
+        node = node.getparent()
+        if node is None or node.tag in ("body", "html") or budget <= 0:
+            break
+    return None
+
+
+def breadcrumb_trail(headline: Any, base: str | None) -> list[tuple[str, str | None]]:
+    """The breadcrumb links above the headline (microdata ``BreadcrumbList``, an element
+    labelled or classed breadcrumb): (text, absolute href or None), in order."""
+    container = _breadcrumb_near(headline) if headline is not None else None
+    if container is None:
+        return []
+    crumbs: list[tuple[str, str | None]] = []
+    for el in islice(container.iter("a", "span", "li"), _CRUMB_ELEMENTS):
+        if el.tag != "a" and (el.get("itemprop") != "name" or el.getparent().tag == "a"):
+            continue
+        text = clean_text(_text(el, _MAX_SECTION_CHARS))
+        if not text:
+            continue
+        href = el.get("href") if el.tag == "a" else None
+        crumbs.append((text, join_url(base, href) if base and href else href))
+        if len(crumbs) >= _MAX_CRUMBS:
+            break
+    return crumbs if len(crumbs) >= 2 else []  # a trail; one "back to ..." link is not one
 
 
 def _section_from_crumbs(
@@ -179,7 +210,7 @@ def read_section(
     meta: Mapping[str, Sequence[str]],
     articles: Sequence[Mapping[str, Any]],
     jsonld: Sequence[Mapping[str, Any]],
-    root: Any,
+    headline: Any,
     *,
     title: str | None,
     page_urls: Sequence[str | None],
@@ -203,7 +234,7 @@ def read_section(
     crumbs = _crumbs_from_jsonld([*jsonld, *nested])
     if not crumbs:
         base = next((u for u in page_urls if u), None)
-        crumbs = breadcrumb_trail(root, base)
+        crumbs = breadcrumb_trail(headline, base)
     return _section_from_crumbs(crumbs, title, page_urls) if crumbs else None
 
 
