@@ -261,6 +261,10 @@ def _http_url(value: Any, base: str | None, *, page_part: bool = True) -> str | 
     return url
 
 
+def _as_list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else [value]
+
+
 def _name_key(name: str) -> str:
     return " ".join(name.casefold().split())
 
@@ -275,7 +279,7 @@ def author_profiles(
     """``{"name", "url"}`` for each of `authors` whose profile page the page gives: JSON-LD
     ``author.url``/``sameAs``/``@id``, a ``rel=author`` or byline link with the name as its text,
     or ``article:author`` when it is a URL and the page has one author. The byline around
-    `headline` is searched only for authors the JSON-LD gives no page for."""
+    `headline` is searched only where the JSON-LD describes no author."""
     if not authors:
         return ()
     wanted = {_name_key(name): name for name in authors}
@@ -295,7 +299,15 @@ def author_profiles(
                 )
                 if url is not None:
                     found[key] = url
-    links = byline_links(headline) if headline is not None and len(found) < len(wanted) else []
+    # The byline is searched only where the JSON-LD describes no author: it is a second search
+    # of the byline after `authors`' own.
+    described = any(
+        isinstance(person, dict)
+        for obj in articles[:2]
+        for person in _as_list(obj.get("author") or obj.get("creator"))[:10]
+    )
+    search = headline is not None and not described and len(found) < len(wanted)
+    links = byline_links(headline) if search else []
     for text, href in links:
         key = _name_key(clean_text(text))
         if key in wanted and key not in found:
