@@ -7,8 +7,8 @@ from collections.abc import Iterator
 import pytest
 
 from newsspider import extract
-from newsspider.extraction import language
-from newsspider.extraction.language import normalise_code, page_language, script_language
+from newsspider.extraction.metadata import language
+from newsspider.extraction.metadata.language import normalise_code, page_language, script_language
 
 # Texts written for these tests (a few sentences each, about one made-up town).
 FRENCH = (
