@@ -21,6 +21,7 @@ from scrapy.settings import SETTINGS_PRIORITIES
 
 from newsspider.contracts import DemoPageContract
 from newsspider.middlewares import ContentFilterMiddleware
+from newsspider.near_duplicates import NearDuplicatePipeline
 from newsspider.pipelines import ArticlePipeline
 from newsspider.settings_defaults import (
     ADDON_SETTINGS,
@@ -28,6 +29,8 @@ from newsspider.settings_defaults import (
     BUNDLED_SPIDERS_MODULE,
     CONTENT_FILTER_PRIORITY,
     DEFAULTS,
+    NEAR_DUPLICATES,
+    NEAR_DUPLICATES_PRIORITY,
     PIPELINE_PRIORITY,
     POET_PROVIDER_PATH,
     POET_PROVIDER_PRIORITY,
@@ -75,6 +78,11 @@ class Addon:
         settings.setdefault_in_component_priority_dict(
             "DOWNLOADER_MIDDLEWARES", TruncationMiddleware, TRUNCATION_PRIORITY
         )
+        if settings.get(NEAR_DUPLICATES):
+            # Only when asked for (off by default): it needs the optional datasketch.
+            settings.setdefault_in_component_priority_dict(
+                "ITEM_PIPELINES", NearDuplicatePipeline, NEAR_DUPLICATES_PRIORITY
+            )
         for name, value in ADDON_SETTINGS.items():
             # "addon" priority: above Scrapy's defaults, below anything the project sets.
             settings.set(name, value, priority="addon")

@@ -125,6 +125,16 @@ class ArticleItem:
     page_type: str = "other"
     encoding: str | None = None
     warnings: list[str] = field(default_factory=list)
+    # --- record metadata (issue 34): additive fields, documented on `Article` ---
+    tags: list[str] = field(default_factory=list)
+    section: str | None = None
+    author_profiles: list[dict[str, str]] = field(default_factory=list)
+    date_raw: str | None = None
+    date_modified_raw: str | None = None
+    paywalled: bool | None = None
+    #: The URL of an earlier article of this crawl whose body this one nearly repeats (the
+    #: near-duplicate filter in ``flag`` mode, `newsspider.pipelines.NearDuplicatePipeline`).
+    duplicate_of: str | None = None
     #: When the page was fetched (ISO 8601 UTC).
     fetched_at: str | None = None
     #: True when kept although below ``NEWSSPIDER_MIN_CONFIDENCE`` (flag mode).
@@ -167,7 +177,8 @@ def _article_values(article: Article) -> dict[str, Any]:
     for name in _COPIED_FIELDS:
         value = getattr(article, name)
         if isinstance(value, tuple):
-            value = list(value)
+            # Copies of the dicts (`author_profiles`): the item's values are its own.
+            value = [dict(v) if isinstance(v, dict) else v for v in value]
         elif not isinstance(value, _PLAIN):
             data = article.to_dict()
             return {key: data[key] for key in _COPIED_FIELDS}

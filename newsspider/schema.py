@@ -37,6 +37,9 @@ def _json_type(annotation: Any) -> dict[str, Any]:
         if len(kinds) == len(options):
             return {"type": kinds if len(kinds) > 1 else kinds[0]}
         return {"anyOf": options}
+    if origin is dict:
+        values = typing.get_args(annotation)[1:]
+        return {"type": "object", "additionalProperties": _json_type(values[0]) if values else {}}
     if origin in (list, tuple):
         args = [a for a in typing.get_args(annotation) if a is not Ellipsis]
         return {"type": "array", "items": _json_type(args[0]) if args else {}}

@@ -27,6 +27,9 @@ POET_PROVIDER_PATH: Final = "newsspider.poet.provider.ExtractionWorkersProvider"
 POET_PROVIDER_PRIORITY: Final = 500
 BUNDLED_SPIDERS_MODULE: Final = "newsspider.spiders"
 TRUNCATION_PATH: Final = "newsspider.truncation.TruncationMiddleware"
+#: After the bundled spiders' exact-duplicate filter (800): exact copies are dropped first.
+NEAR_DUPLICATES_PRIORITY: Final = 850
+NEAR_DUPLICATES_PATH: Final = "newsspider.near_duplicates.NearDuplicatePipeline"
 
 # --- pipeline -------------------------------------------------------------------------------
 
@@ -114,6 +117,15 @@ REDIS_KEY: Final = "NEWSSPIDER_REDIS_KEY"
 #: before it closes; 0: wait for seeds forever.
 REDIS_IDLE_CLOSE: Final = "NEWSSPIDER_REDIS_IDLE_CLOSE"
 
+# --- near-duplicate bodies (`newsspider.near_duplicates`) ------------------------------------
+
+#: "flag" (the item's ``duplicate_of`` names the earlier URL), "drop", or None/"" (off).
+NEAR_DUPLICATES: Final = "NEWSSPIDER_NEAR_DUPLICATES"
+#: Estimated Jaccard similarity of two bodies' word 3-shingles from which they are copies.
+NEAR_DUPLICATES_THRESHOLD: Final = "NEWSSPIDER_NEAR_DUPLICATES_THRESHOLD"
+#: Bodies remembered at most (least recently matched forgotten first): bounds the memory.
+NEAR_DUPLICATES_MAX_PAGES: Final = "NEWSSPIDER_NEAR_DUPLICATES_MAX_PAGES"
+
 #: The reasons the content filter can report (a bounded set: stats keys are built from them).
 FILTER_REASONS: Final = (
     "not_html",
@@ -126,7 +138,7 @@ FILTER_REASONS: Final = (
     "no_article",
 )
 #: Reasons the pipeline reports under the same ``newsspider/dropped/reason_count/`` family.
-PIPELINE_DROP_REASONS: Final = ("low_confidence", "truncated")
+PIPELINE_DROP_REASONS: Final = ("low_confidence", "truncated", "near_duplicate")
 
 DEFAULTS: Final[dict[str, Any]] = {
     PIPELINE_ENABLED: True,
@@ -161,6 +173,9 @@ DEFAULTS: Final[dict[str, Any]] = {
     REDIS_URL: None,
     REDIS_KEY: "newsspider:%(spider)s",
     REDIS_IDLE_CLOSE: 10.0,
+    NEAR_DUPLICATES: None,
+    NEAR_DUPLICATES_THRESHOLD: 0.4,
+    NEAR_DUPLICATES_MAX_PAGES: 10_000,
 }
 
 #: Settings the add-on sets (at "addon" priority, so project settings win) besides components.

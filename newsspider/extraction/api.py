@@ -33,6 +33,7 @@ from newsspider.extraction.classify.pagetype import (
     read_form_signals,
 )
 from newsspider.extraction.common.collector import collector_paused
+from newsspider.extraction.metadata.language import page_language
 from newsspider.extraction.metadata.reader import PageMetadata, read_metadata
 from newsspider.extraction.page.cleaning import clean_tree
 from newsspider.extraction.page.noscript import crawler_rendering, source_for_rendering
@@ -56,6 +57,8 @@ logger = logging.getLogger(__name__)
 ALGORITHMS: Final[tuple[str, ...]] = ("default", *STRATEGIES)
 #: Pages are cut to this many bytes before parsing unless the caller says otherwise.
 DEFAULT_MAX_BYTES: Final = 20 * 1024 * 1024
+#: Characters of the description the confidence's evidence reads.
+_EVIDENCE_DESCRIPTION: Final = 400
 
 
 def extract(
@@ -244,7 +247,11 @@ class _Extraction:
             selection.container,
             text,
             title=metadata.title,
-            description=metadata.description,
+            # Its first characters, as when descriptions were cut there: the confidence was
+            # fitted on them.
+            description=(
+                metadata.description[:_EVIDENCE_DESCRIPTION] if metadata.description else None
+            ),
         )
         features = self.features = confidence_features(
             shape,
@@ -293,7 +300,7 @@ class _Extraction:
             confidence=self.confidence,
             encoding=self.encoding,
             warnings=tuple(self.warnings),
-            **_metadata_fields(self.metadata),
+            **_metadata_fields(self.metadata, self.text),
         )
 
     def record(self, record: StageRecord) -> None:
@@ -388,18 +395,25 @@ def _utf8_prefix(text: str, max_bytes: int | None) -> tuple[bytes, bool]:
     return data[:cut], True
 
 
-def _metadata_fields(metadata: PageMetadata) -> dict[str, Any]:
-    """The Article fields that come straight from the page's metadata."""
+def _metadata_fields(metadata: PageMetadata, body: str = "") -> dict[str, Any]:
+    """The Article fields that come from the page's metadata (the language checked against the
+    body's text, or the title's and description's without one)."""
     return {
         "canonical_url": metadata.canonical_url,
         "title": metadata.title,
         "date": metadata.date,
         "date_modified": metadata.date_modified,
         "authors": metadata.authors,
-        "language": metadata.language,
+        "language": page_language(metadata.language, (body, metadata.title, metadata.description)),
         "description": metadata.description,
         "site_name": metadata.site_name,
         "image": metadata.image,
+        "tags": metadata.tags,
+        "section": metadata.section,
+        "author_profiles": metadata.author_profiles,
+        "date_raw": metadata.date_raw,
+        "date_modified_raw": metadata.date_modified_raw,
+        "paywalled": metadata.paywalled,
     }
 
 

@@ -33,14 +33,34 @@ class Article:
     date_modified: str | None = None
     #: Author names, in page order.
     authors: tuple[str, ...] = ()
-    #: BCP 47-ish language code from markup (``<html lang>``, ``og:locale``), or a script guess.
+    #: ISO 639-1 code: the markup's (``<html lang>``, ``content-language``, ``og:locale``) unless
+    #: the text contradicts it; else the text's script (Han, Kana, Hangul, Thai, ...) or the
+    #: language identifier (py3langid) on a sample of the body.
     language: str | None = None
-    #: Short summary from the page's metadata (``description``/``og:description``).
+    #: Summary from the page's metadata (``description``/``og:description``), whole.
     description: str | None = None
     #: Publisher / site name (``og:site_name``, JSON-LD publisher).
     site_name: str | None = None
     #: Lead image URL (``og:image``, JSON-LD image), made absolute.
     image: str | None = None
+    # --- record metadata (issue 34): additive fields ---
+    #: Tags: ``article:tag`` and JSON-LD ``keywords``; without them ``news_keywords`` or the
+    #: ``keywords`` meta tag. In page order, without repeats.
+    tags: tuple[str, ...] = ()
+    #: The site section: ``article:section``, JSON-LD ``articleSection``, else the breadcrumb
+    #: trail's last entry above the page (JSON-LD ``BreadcrumbList``, breadcrumb markup).
+    section: str | None = None
+    #: ``{"name", "url"}`` for each author whose profile page the page links (JSON-LD
+    #: ``author.url``/``sameAs``, ``rel=author`` and byline links); names as in ``authors``.
+    author_profiles: tuple[dict[str, str], ...] = field(default=(), hash=False)
+    #: The text the publication date was read from (a meta value, a ``<time>``'s text, a URL).
+    date_raw: str | None = None
+    #: The text the modification date was read from.
+    date_modified_raw: str | None = None
+    #: True: the page marks (part of) its content as not free (JSON-LD ``isAccessibleForFree``
+    #: false on the article or a ``hasPart``, ``article:content_tier`` locked/metered); False:
+    #: marked free; None: not said.
+    paywalled: bool | None = None
     #: One of `PAGE_TYPES`.
     page_type: str = "other"
     #: How likely it is that `body` is this page's article text, in [0, 1].

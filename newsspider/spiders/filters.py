@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from typing import Any, Self
-from urllib.parse import urlsplit, urlunsplit
+from typing import Any, Final, Self
+from urllib.parse import unquote_plus, urlsplit, urlunsplit
 
 from itemadapter import ItemAdapter
 from scrapy.exceptions import DropItem
-from w3lib.url import canonicalize_url, url_query_cleaner
+from w3lib.url import canonicalize_url
 
 from newsspider.items import PageItem
 from newsspider.spiders._dates import is_older
@@ -32,24 +32,63 @@ logger = logging.getLogger(__name__)
 MIN_BODY_FOR_DEDUPE = 200
 #: Key of the seen articles (identity key -> first URL) in ``spider.state``.
 STATE_KEY = "newsspider/filter/seen"
-#: Query parameters that only say where a click came from (campaign tags, click ids, referrers).
-TRACKING_PARAMETERS = (
-    "utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content", "utm_id",
-    "utm_name", "utm_source_platform", "utm_creative_format", "utm_marketing_tactic",
-    "fbclid", "gclid", "dclid", "msclkid", "yclid", "mc_cid", "mc_eid", "ref", "from", "spm",
+#: Query parameters that only say where a click came from: campaign tags, ad click ids,
+#: e-mail and marketing-automation ids, analytics cookies passed in links, referrers. Written
+#: as data from the parameters the trackers document (courlan's list was the reference);
+#: compared case-insensitively.
+TRACKING_PARAMETERS: Final = frozenset(
+    {
+        # campaign tags (Google Analytics utm_* is a prefix: TRACKING_PREFIXES)
+        "pk_campaign", "pk_kwd", "pk_keyword", "pk_source", "pk_medium", "pk_content",
+        "piwik_campaign", "piwik_kwd", "piwik_keyword", "mtm_campaign", "mtm_kwd",
+        "mtm_source", "mtm_medium", "mtm_content", "mtm_cid", "mtm_group", "mtm_placement",
+        "itm_source", "itm_medium", "itm_campaign", "itm_content", "itm_term",
+        "at_medium", "at_campaign", "at_custom1", "at_custom2", "at_custom3", "at_custom4",
+        "wt_mc", "wt.mc_id", "wt_zmc", "wt_zs", "ns_campaign", "ns_mchannel", "ns_source",
+        "ns_linkname", "ns_fee", "cmpid", "ocid", "ncid", "s_cid", "cid_source",
+        # ad and social click ids
+        "fbclid", "gclid", "gclsrc", "dclid", "gbraid", "wbraid", "gad_source", "msclkid",
+        "yclid", "ysclid", "twclid", "ttclid", "li_fat_id", "rdt_cid", "epik", "igshid", "igsh",
+        "srsltid", "irclickid", "rb_clickid", "wickedid", "_openstat", "fb_action_ids",
+        "fb_action_types", "fb_ref", "fb_source", "action_object_map", "action_type_map",
+        "action_ref_map", "guccounter", "guce_referrer", "guce_referrer_sig",
+        # e-mail and marketing automation
+        "mc_cid", "mc_eid", "_hsenc", "_hsmi", "__hssc", "__hstc", "__hsfp", "hsctatracking",
+        "mkt_tok", "oly_anon_id", "oly_enc_id", "vero_id", "vero_conv", "ml_subscriber",
+        "ml_subscriber_hash", "sc_channel", "sc_campaign", "trk", "trk_contact", "trk_msg",
+        "trk_module", "trk_sid", "__s", "ss_source", "ss_campaign_id", "elqtrack",
+        "elqtrackid", "spreportid",
+        # analytics state carried in links
+        "_ga", "_gl", "_gid", "_ke",
+        # referrers and placement ("where on our site the link was")
+        "ref", "ref_src", "ref_url", "referrer", "from", "spm", "smid", "cmp", "share",
+    }
 )  # fmt: skip
+#: Parameter name prefixes that are tracking whatever follows (``utm_source``, ``utm_id``...).
+TRACKING_PREFIXES: Final = ("utm_", "hsa_")
+_DEFAULT_PORTS: Final = {"http": 80, "https": 443}
+
+
+def _tracking(pair: str) -> bool:
+    name = unquote_plus(pair.split("=", 1)[0]).lower()
+    return name in TRACKING_PARAMETERS or name.startswith(TRACKING_PREFIXES)
 
 
 def url_key(url: str) -> str:
-    """A URL without fragment, tracking parameters, ``www.`` and trailing-slash differences
-    (w3lib drops the parameters and sorts and re-encodes the rest)."""
-    cleaned = url_query_cleaner(url.strip(), TRACKING_PARAMETERS, remove=True, unique=False)
-    parts = urlsplit(canonicalize_url(cleaned))
+    """A URL without fragment, tracking parameters (`TRACKING_PARAMETERS`), default port,
+    ``www.`` and trailing-slash differences (w3lib sorts and re-encodes the query)."""
+    try:
+        parts = urlsplit(canonicalize_url(url.strip()))
+        port = parts.port
+    except ValueError:  # not a URL w3lib can read (a port that is no number): as written
+        return url.strip()
     host = (parts.hostname or "").lower().removeprefix("www.")
-    if parts.port:
-        host = f"{host}:{parts.port}"
+    scheme = parts.scheme.lower()
+    if port and port != _DEFAULT_PORTS.get(scheme):
+        host = f"{host}:{port}"
     path = parts.path.rstrip("/") or "/"
-    return urlunsplit((parts.scheme.lower(), host, path, parts.query, ""))
+    query = "&".join(p for p in parts.query.split("&") if p and not _tracking(p))
+    return urlunsplit((scheme, host, path, query, ""))
 
 
 def _body_key(body: str) -> str | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from typing import Final
 from urllib.parse import unquote
@@ -226,6 +226,8 @@ class ParsedDate:
     day: date
     time: tuple[int, int, int] | None = None
     offset: str | None = None  # "+HH:MM"
+    #: The text the date was read from (whitespace-collapsed, at most `MAX_RAW_CHARS`).
+    raw: str | None = field(default=None, compare=False)
 
     def iso(self) -> str:
         if self.time is None:
@@ -251,6 +253,17 @@ def _offset(tz: str | None) -> str | None:
     if hours > 14 or minutes > 59:
         return None
     return f"{m.group(1)}{hours:02d}:{minutes:02d}"
+
+
+#: Characters of a date's source text kept as `ParsedDate.raw`.
+MAX_RAW_CHARS: Final = 120
+
+
+def with_raw(parsed: ParsedDate | None, raw: str) -> ParsedDate | None:
+    """`parsed` with the text it was read from."""
+    if parsed is None:
+        return None
+    return ParsedDate(parsed.day, parsed.time, parsed.offset, " ".join(raw.split())[:MAX_RAW_CHARS])
 
 
 def build_date(
@@ -299,7 +312,7 @@ def _machine_date(value: str, latest: date) -> ParsedDate | None:
     m = _MACHINE_RE.match(value)
     if m:
         g = m.groupdict()
-        return build_date(int(g["y"]), int(g["m"]), int(g["d"]), g, latest)
+        return with_raw(build_date(int(g["y"]), int(g["m"]), int(g["d"]), g, latest), value)
     m = _EPOCH_RE.match(value)
     if m:
         try:
@@ -307,9 +320,10 @@ def _machine_date(value: str, latest: date) -> ParsedDate | None:
         except (OverflowError, OSError, ValueError):
             return None
         groups = {"H": str(moment.hour), "M": str(moment.minute), "S": str(moment.second)}
-        return build_date(moment.year, moment.month, moment.day, groups | {"tz": "Z"}, latest)
+        epoch = build_date(moment.year, moment.month, moment.day, groups | {"tz": "Z"}, latest)
+        return with_raw(epoch, value)
     # Slashes in a machine value are the US/invariant culture format (.NET, JavaScript).
-    return parse_text_date(value, latest=latest, month_first=True)
+    return with_raw(parse_text_date(value, latest=latest, month_first=True), value)
 
 
 def parse_text_date(text: str, *, latest: date, month_first: bool = False) -> ParsedDate | None:
@@ -336,7 +350,7 @@ def parse_text_date(text: str, *, latest: date, month_first: bool = False) -> Pa
                 mo, d = int(g["m"]), int(g["d"])
             found = build_date(y, mo, d, g, latest)
             if found is not None:
-                return found
+                return with_raw(found, m.group())
     if len(text) <= _SHORT_TEXT or len(text.strip()) <= _SHORT_TEXT:
         return _parse_short_year(text, latest, month_first)
     return None
@@ -354,13 +368,17 @@ def _parse_short_year(text: str, latest: date, month_first: bool) -> ParsedDate 
             mo, d = a, b
         found = build_date(y, mo, d, g, latest)
         if found is not None:
-            return found
+            return with_raw(found, m.group())
     return None
 
 
 def parse_relative_date(text: str, reference_time: datetime) -> ParsedDate | None:
     """ "вчера в 16:19", "3 hours ago", "昨天 08:00", "vor 2 Tagen" relative to `reference_time`."""
     text = text[:120]
+    return with_raw(_relative_date(text, reference_time), text)
+
+
+def _relative_date(text: str, reference_time: datetime) -> ParsedDate | None:
     m = _REL_DAY_RE.search(text)
     if m:
         try:
@@ -400,7 +418,7 @@ def date_from_url(url: str | None, *, latest: date) -> ParsedDate | None:
         for m in pattern.finditer(path):
             found = build_date(int(m["y"]), int(m["m"]), int(m["d"]), None, latest)
             if found is not None:
-                return found
+                return with_raw(found, m.group())
     return None
 
 

@@ -29,6 +29,7 @@ from newsspider.extraction.metadata.date_parsing import (
     parse_machine_date,
     parse_relative_date,
     parse_text_date,
+    with_raw,
 )
 
 
@@ -41,7 +42,8 @@ def _image_date(meta: Mapping[str, Sequence[str]], latest: date) -> ParsedDate |
             parts = split_url(value)
             m = URL_YMD_LOOSE_RE.search(parts.path) if parts is not None else None
             if m:
-                return build_date(int(m["y"]), int(m["m"]), int(m["d"]), None, latest)
+                found = build_date(int(m["y"]), int(m["m"]), int(m["d"]), None, latest)
+                return with_raw(found, m.group())
     return None
 
 
@@ -156,6 +158,9 @@ _DATEISH_CLASS: Final = _Cue(
 class PageDates:
     published: str | None
     modified: str | None
+    #: The texts they were read from (`ParsedDate.raw`).
+    published_raw: str | None = None
+    modified_raw: str | None = None
 
 
 def _context(el: Any, depth: int = 3) -> str:
@@ -260,7 +265,7 @@ def _localise(chosen: ParsedDate, others: Sequence[ParsedDate]) -> ParsedDate:
             offset = (
                 f"{'+' if minutes > 0 else '-'}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
             )
-            return ParsedDate(other.day, other.time, offset)
+            return ParsedDate(other.day, other.time, offset, other.raw)
     return chosen
 
 
@@ -528,7 +533,12 @@ def find_dates(
         published = modified
     if published is not None and modified is not None and modified.day < published.day:
         modified = None
-    return PageDates(published.iso() if published else None, modified.iso() if modified else None)
+    return PageDates(
+        published.iso() if published else None,
+        modified.iso() if modified else None,
+        published.raw if published else None,
+        modified.raw if modified else None,
+    )
 
 
 def _from_markup(

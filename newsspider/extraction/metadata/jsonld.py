@@ -109,8 +109,9 @@ def jsonld_objects(
     return articles, pages, others
 
 
-def json_text(value: Any) -> str | None:
-    """A string from a JSON-LD value that may be a string, an object with name/url, or a list."""
+def json_text(value: Any, limit: int | None = None) -> str | None:
+    """A string from a JSON-LD value that may be a string, an object with name/url, or a list
+    (cut as `clean_text` cuts, or to ``limit`` characters)."""
     for _ in range(3):
         if isinstance(value, list):
             value = value[0] if value else None
@@ -118,7 +119,9 @@ def json_text(value: Any) -> str | None:
             value = value.get("name") or value.get("url") or value.get("@id")
         else:
             break
-    return field_text(value, MAX_FIELD_CHARS) if isinstance(value, str) else None
+    if not isinstance(value, str):
+        return None
+    return field_text(value, MAX_FIELD_CHARS if limit is None else limit)
 
 
 def article_body(main: Mapping[str, Any]) -> str | None:

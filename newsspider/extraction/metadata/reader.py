@@ -26,6 +26,12 @@ from newsspider.extraction.metadata.jsonld import (
     schema_types,
 )
 from newsspider.extraction.metadata.page_scan import scan_page
+from newsspider.extraction.metadata.record_fields import (
+    author_profiles,
+    paywalled,
+    read_section,
+    read_tags,
+)
 from newsspider.extraction.metadata.text import MAX_FIELD_CHARS, field_text
 from newsspider.extraction.metadata.title import choose_title
 
@@ -54,15 +60,26 @@ class PageMetadata:
     #: Reading failed (a bug, logged with its traceback): every field above is missing, and
     #: the article says so (warning ``metadata-error``).
     failed: bool = False
+    # The record's further fields (`record_fields`), and the texts the dates were read from.
+    tags: tuple[str, ...] = ()
+    section: str | None = None
+    author_profiles: tuple[dict[str, str], ...] = ()
+    date_raw: str | None = None
+    date_modified_raw: str | None = None
+    paywalled: bool | None = None
 
 
 # --- small field readers ----------------------------------------------------------------------
 
 
-def _first(meta: Mapping[str, Sequence[str]], *keys: str) -> str | None:
+#: Longest description kept: the whole text of any real one, bounded for hostile pages.
+MAX_DESCRIPTION_CHARS: Final = 20_000
+
+
+def _first(meta: Mapping[str, Sequence[str]], *keys: str, limit: int | None = None) -> str | None:
     for key in keys:
         for value in meta.get(key, ()):
-            text = field_text(value, MAX_FIELD_CHARS)
+            text = field_text(value, MAX_FIELD_CHARS if limit is None else limit)
             if text:
                 return text
     return None
@@ -108,6 +125,34 @@ def _absolute(value: str | None, base: str | None) -> str | None:
     if parts is None or parts.scheme not in ("http", "https"):
         return None if base else (value if value.startswith("//") else None)
     return full
+
+
+def _record_fields(
+    url: str | None,
+    *,
+    meta: Mapping[str, Sequence[str]],
+    articles: Sequence[Mapping[str, Any]],
+    everything: Sequence[Mapping[str, Any]],
+    own: Sequence[Mapping[str, Any]],
+    title: str | None,
+    canonical: str | None,
+    authors: tuple[str, ...],
+    headline: Any,
+) -> dict[str, Any]:
+    """Tags, section, author profiles and the paywall flag (`record_fields`). A bug there is
+    logged and leaves them empty: the core fields above are kept."""
+    try:
+        return {
+            "tags": read_tags(meta, articles),
+            "section": read_section(
+                meta, articles, everything, headline, title=title, page_urls=(canonical, url)
+            ),
+            "author_profiles": author_profiles(authors, articles, meta, headline, canonical or url),
+            "paywalled": paywalled(meta, own),
+        }
+    except Exception:
+        logger.exception("newsspider: reading tags, section or profiles failed for %s", url)
+        return {}
 
 
 # --- the entry point --------------------------------------------------------------------------
@@ -213,9 +258,9 @@ def _read(
         if isinstance(hinted, Sequence):
             authors = clean_authors([a for a in hinted if isinstance(a, str)])
 
-    description = _first(meta, "description", "og:description", "twitter:description") or (
-        json_text(main.get("description")) if main else None
-    )
+    description = _first(
+        meta, "description", "og:description", "twitter:description", limit=MAX_DESCRIPTION_CHARS
+    ) or (json_text(main.get("description"), MAX_DESCRIPTION_CHARS) if main else None)
     image_raw = _first(
         meta, "og:image", "og:image:url", "og:image:secure_url", "twitter:image",
         "twitter:image:src", "thumbnail",
@@ -232,4 +277,17 @@ def _read(
         image=_absolute(image_raw, base),
         is_article_hint=_article_hint(meta, everything, bool(articles)),
         article_body=article_body(main) if main else None,
+        date_raw=dates.published_raw,
+        date_modified_raw=dates.modified_raw,
+        **_record_fields(
+            url,
+            meta=meta,
+            articles=articles,
+            everything=everything,
+            own=articles + pages,
+            title=title,
+            canonical=canonical,
+            authors=authors,
+            headline=headlines[0] if headlines else None,
+        ),
     )

@@ -1,0 +1,262 @@
+"""The page's language: what the markup declares, checked against the text; the text's script or
+a language identifier (py3langid) where the markup says nothing or contradicts the text.
+
+Order of evidence (`page_language`):
+
+1. The script, where it decides: Hangul is Korean, Kana Japanese, Han without Kana Chinese, Thai
+   script Thai, Greek Greek, ... (`_DECISIVE_SCRIPTS`). A declaration that disagrees with such a
+   script is overruled (a Chinese page declaring ``lang="en"`` is Chinese).
+2. The markup (``<html lang>``, ``content-language``, ``og:locale``), when the language it
+   declares is written in the script most of the text is in (Latin, Cyrillic, Arabic,
+   Devanagari): Russian declared on an English text is not kept.
+3. The identifier (py3langid) on a bounded sample of the body (`SAMPLE_CHARS`), where the
+   markup declares nothing or contradicts the script. Without py3langid this step is skipped.
+
+Not checked: a declaration of another language of the same script (an English template's
+``lang="en"`` on a German article). The identifier would catch it but costs about 1 µs per
+character of sample (its walk over the text's bytes is Python): on every page that is 0.4× the
+parse (docs/record-metadata.md); where the markup says nothing it is needed and paid. The script
+test reads the sample with one or two C-level regex passes (an ASCII sample skips them). The
+identifier is loaded on first use (about 1 s and 90 MB per process, once).
+"""
+
+from __future__ import annotations
+
+import bisect
+import logging
+import re
+import threading
+from collections.abc import Sequence
+from typing import Any, Final
+
+__all__ = ["SAMPLE_CHARS", "identify_language", "page_language", "script_language"]
+
+logger = logging.getLogger(__name__)
+
+#: Characters of text the script test and the identifier read: enough for a stable answer
+#: (accuracy stops rising above a few hundred characters), bounded for cost.
+SAMPLE_CHARS: Final = 600
+#: Fewer letters than this: too little text to judge; the markup stands (or nothing is said).
+MIN_LETTERS: Final = 25
+#: Without markup, an identifier guess below this probability is not reported.
+_MIN_GUESS: Final = 0.5
+
+# Scripts that name the language by themselves: (first code point, last code point, language).
+# Hand-written data (the Unicode block ranges); Latin, Cyrillic, Arabic and Devanagari are
+# shared by many languages and are left to the identifier.
+_DECISIVE_SCRIPTS: Final[tuple[tuple[int, int, str], ...]] = (
+    (0x0370, 0x03FF, "el"),  # Greek
+    (0x0530, 0x058F, "hy"),  # Armenian
+    (0x0590, 0x05FF, "he"),  # Hebrew
+    (0x0980, 0x09FF, "bn"),  # Bengali
+    (0x0A00, 0x0A7F, "pa"),  # Gurmukhi
+    (0x0A80, 0x0AFF, "gu"),  # Gujarati
+    (0x0B00, 0x0B7F, "or"),  # Oriya
+    (0x0B80, 0x0BFF, "ta"),  # Tamil
+    (0x0C00, 0x0C7F, "te"),  # Telugu
+    (0x0C80, 0x0CFF, "kn"),  # Kannada
+    (0x0D00, 0x0D7F, "ml"),  # Malayalam
+    (0x0D80, 0x0DFF, "si"),  # Sinhala
+    (0x0E00, 0x0E7F, "th"),  # Thai
+    (0x0E80, 0x0EFF, "lo"),  # Lao
+    (0x0F00, 0x0FFF, "bo"),  # Tibetan
+    (0x1000, 0x109F, "my"),  # Myanmar
+    (0x10A0, 0x10FF, "ka"),  # Georgian
+    (0x1100, 0x11FF, "ko"),  # Hangul Jamo
+    (0x1200, 0x139F, "am"),  # Ethiopic
+    (0x1780, 0x17FF, "km"),  # Khmer
+    (0x3040, 0x30FF, "ja"),  # Hiragana, Katakana
+    (0x3130, 0x318F, "ko"),  # Hangul compatibility Jamo
+    (0x31F0, 0x31FF, "ja"),  # Katakana phonetic extensions
+    (0x3400, 0x4DBF, "zh"),  # CJK extension A
+    (0x4E00, 0x9FFF, "zh"),  # CJK unified ideographs
+    (0xAC00, 0xD7AF, "ko"),  # Hangul syllables
+    (0xF900, 0xFAFF, "zh"),  # CJK compatibility ideographs
+    (0xFF66, 0xFF9F, "ja"),  # half-width Katakana
+)
+_STARTS: Final = [start for start, _, _ in _DECISIVE_SCRIPTS]
+_DECISIVE_RE: Final = re.compile(
+    "[" + "".join(f"\\u{a:04x}-\\u{b:04x}" for a, b, _ in _DECISIVE_SCRIPTS) + "]"
+)
+_LETTER_RE: Final = re.compile(r"[^\W\d_]")
+#: Languages written in a decisive script: a declaration of one of them on a text in another
+#: script contradicts the text.
+_SCRIPT_LANGUAGES: Final = frozenset(lang for _, _, lang in _DECISIVE_SCRIPTS)
+
+#: The identifier's labels that are variants of an ISO 639-1 language, and labels that are no
+#: language to report ("zxx": no linguistic content).
+_LABEL_ALIASES: Final = {
+    "wuu": "zh", "yue": "zh", "ary": "ar", "arz": "ar", "hbo": "he", "grc": "el", "uzs": "uz",
+    "gug": "gn", "nn": "no", "nb": "no",
+}  # fmt: skip
+#: Deprecated ISO 639 codes still found in markup, and their current ones.
+_DEPRECATED_CODES: Final = {"in": "id", "iw": "he", "ji": "yi", "jw": "jv", "mo": "ro"}
+#: ISO 639-1 codes (data from the standard's list): a declaration outside it ("utf", "xx")
+#: is not a language.
+ISO_639_1: Final = frozenset(
+    """aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu cv
+    cy da de dv dz ee el en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi ho hr ht
+    hu hy hz ia id ie ig ii ik io is it iu ja jv ka kg ki kj kk kl km kn ko kr ks ku kv kw ky la
+    lb lg li ln lo lt lu lv mg mh mi mk ml mn mr ms mt my na nb nd ne ng nl nn no nr nv ny oc oj
+    om or os pa pi pl ps pt qu rm rn ro ru rw sa sc sd se sg sh si sk sl sm sn so sq sr ss st su
+    sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve vi vo wa wo xh yi yo za zh
+    zu""".split()
+)
+#: Three-letter codes that markup uses for languages with a two-letter code.
+_THREE_LETTER: Final = {
+    "fil": "tl", "zho": "zh", "chi": "zh", "eng": "en", "jpn": "ja", "kor": "ko", "rus": "ru",
+    "deu": "de", "ger": "de", "fra": "fr", "fre": "fr", "spa": "es", "por": "pt", "ita": "it",
+    "ara": "ar",
+}  # fmt: skip
+
+
+def normalise_code(code: str | None) -> str | None:
+    """A declared primary language subtag as an ISO 639-1 code, or None when it is none."""
+    if not code:
+        return None
+    code = code.lower()
+    code = _DEPRECATED_CODES.get(code, _THREE_LETTER.get(code, code))
+    if code in ("nb", "nn"):
+        return "no"
+    return code if code in ISO_639_1 else None
+
+
+def script_language(sample: str) -> str | None:
+    """The language the sample's script names, when most of its letters are in one decisive
+    script (Kana among Han: Japanese; Hangul: Korean); None for Latin, Cyrillic, Arabic, ..."""
+    if sample.isascii():
+        return None
+    decisive = _DECISIVE_RE.findall(sample)
+    if len(decisive) < MIN_LETTERS // 2:
+        return None
+    letters = len(_LETTER_RE.findall(sample))
+    if 2 * len(decisive) < letters:
+        return None
+    counts: dict[str, int] = {}
+    for ch in decisive:
+        lang = _DECISIVE_SCRIPTS[bisect.bisect_right(_STARTS, ord(ch)) - 1][2]
+        counts[lang] = counts.get(lang, 0) + 1
+    han, kana, hangul = counts.get("zh", 0), counts.get("ja", 0), counts.get("ko", 0)
+    if hangul and hangul * 3 >= han + kana + hangul:
+        return "ko"
+    if kana and kana * 10 >= han + kana:
+        return "ja"
+    if han and han * 2 >= len(decisive):
+        return "zh"
+    return max(counts, key=counts.__getitem__)
+
+
+# --- the identifier (optional dependency), loaded once per process on first use --------------
+
+_LOAD_LOCK: Final = threading.Lock()
+_identifier: list[Any] = []  # [model] once loaded, [None] when py3langid is missing
+
+
+def _model() -> Any:
+    if not _identifier:
+        with _LOAD_LOCK:
+            if not _identifier:
+                try:
+                    from py3langid.langid import (
+                        MODEL_FILE,
+                        LanguageIdentifier,
+                    )
+
+                    model: Any = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+                except ImportError:
+                    model = None
+                except Exception:  # a broken install: markup and script still work
+                    logger.exception("newsspider: loading the language identifier failed")
+                    model = None
+                _identifier.append(model)
+    return _identifier[0]
+
+
+def identifier_available() -> bool:
+    """Whether the language identifier (py3langid) is installed and loads."""
+    return _model() is not None
+
+
+def identify_language(sample: str) -> list[tuple[str, float]]:
+    """The identifier's ranking of ISO 639-1 languages for ``sample`` (best first, with their
+    probabilities), or [] without the identifier or enough letters."""
+    model = _model()
+    if model is None or len(_LETTER_RE.findall(sample[:SAMPLE_CHARS])) < MIN_LETTERS:
+        return []
+    ranked: list[tuple[str, float]] = []
+    seen: set[str] = set()
+    for label, prob in model.rank(sample[:SAMPLE_CHARS]):
+        code = _LABEL_ALIASES.get(label, label)
+        if code in ISO_639_1 and code not in seen:
+            seen.add(code)
+            ranked.append((code, float(prob)))
+    return ranked
+
+
+def _sample(texts: Sequence[str | None]) -> str:
+    """The first `SAMPLE_CHARS` characters of the texts, in order (body first)."""
+    pieces: list[str] = []
+    size = 0
+    for text in texts:
+        if text:
+            pieces.append(text[: SAMPLE_CHARS - size])
+            size += len(pieces[-1])
+            if size >= SAMPLE_CHARS:
+                break
+    return " ".join(" ".join(pieces).split())
+
+
+# Languages of the scripts many languages share, and those scripts' letters: a declaration whose
+# script is not the text's contradicts the text (Russian declared on an English text).
+_CYRILLIC_LANGUAGES: Final = frozenset(
+    "ru uk bg sr mk be kk ky mn tg tt ba cv ce os ab av kv".split()
+)
+_ARABIC_LANGUAGES: Final = frozenset("ar fa ur ps sd ug ks".split())
+_DEVANAGARI_LANGUAGES: Final = frozenset("hi mr ne sa".split())
+_SHARED_SCRIPTS: Final = (
+    ("cyrillic", re.compile("[\u0400-\u04ff]"), _CYRILLIC_LANGUAGES),
+    ("arabic", re.compile("[\u0600-\u06ff\u0750-\u077f]"), _ARABIC_LANGUAGES),
+    ("devanagari", re.compile("[\u0900-\u097f]"), _DEVANAGARI_LANGUAGES),
+)
+_LATIN_RE: Final = re.compile("[a-zA-Z\u00c0-\u024f]")
+
+
+def _declared_script_fits(markup: str, sample: str) -> bool:
+    """Whether the declared language is written in the script most of the sample is in (the
+    scripts many languages share: Latin, Cyrillic, Arabic, Devanagari)."""
+    expected = next((name for name, _, langs in _SHARED_SCRIPTS if markup in langs), "latin")
+    if sample.isascii():
+        return expected == "latin" or not sample.strip()
+    if 2 * len(_LATIN_RE.findall(sample)) >= len(sample):
+        return expected == "latin"
+    counts = {name: len(letters.findall(sample)) for name, letters, _ in _SHARED_SCRIPTS}
+    counts["latin"] = len(_LATIN_RE.findall(sample))
+    return max(counts, key=counts.__getitem__) == expected
+
+
+def page_language(declared: str | None, texts: Sequence[str | None]) -> str | None:
+    """The page's language (ISO 639-1) from its declared primary subtag and its texts (the body
+    first, then the title and description when the body is short).
+
+    The identifier runs only where it is needed (it costs about 1 µs per character): where the
+    markup declares nothing, or declares a language of another script than the text's."""
+    markup = normalise_code(declared)
+    sample = _sample(texts)
+    script = script_language(sample)
+    if script is not None:
+        # The script decides; a declaration of another language is a template default.
+        return markup if markup == script else script
+    if (
+        markup is not None
+        and markup not in _SCRIPT_LANGUAGES
+        and _declared_script_fits(markup, sample)
+    ):
+        return markup
+    ranked = identify_language(sample)
+    if not ranked:
+        return markup
+    best, prob = ranked[0]
+    if markup is None or best == markup:
+        return best if prob >= _MIN_GUESS else markup
+    # The declaration contradicts the text's script: the identifier's confident answer wins.
+    return best if prob >= _MIN_GUESS else markup
