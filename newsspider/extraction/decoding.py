@@ -3,7 +3,8 @@
 Order: byte-order mark; a UTF-16/32 label from the caller when the bytes carry its NULs; valid
 UTF-8 (a page that decodes as UTF-8 is UTF-8 whatever its label
 says: mislabelled UTF-8 is far more common than text that happens to be valid UTF-8); the
-caller's encoding (the HTTP header); the page's own ``<meta charset>``; statistical detection.
+caller's encoding (the HTTP header); the page's own ``<meta charset>``; then the evidence of the
+bytes: every legacy code page's decoding scored as text of one language (`charset_detect`).
 A declared encoding is only believed when the bytes agree with it, so a wrong label falls through
 to the next source instead of producing mojibake.
 """
@@ -18,6 +19,7 @@ from typing import Final
 from w3lib.encoding import html_body_declared_encoding, read_bom, resolve_encoding
 
 from newsspider.core_loader import CompiledTwin
+from newsspider.extraction.charset_detect import detect_legacy
 
 # Multi-byte encodings whose decoders reject foreign bytes, so a strict decode is a real test.
 _MULTIBYTE: Final = frozenset(
@@ -200,12 +202,8 @@ def _believe(data: bytes, codec: str) -> str | None:
 
 
 def _detect(data: bytes) -> str | None:
-    from charset_normalizer import from_bytes
-
     # Markup is ASCII and drowns the signal; the detector only needs the text.
-    sample = _TAGS.sub(b" ", data[:_DETECT_SAMPLE])
-    best = from_bytes(sample).best()
-    return _codec_name(best.encoding) if best is not None else None
+    return detect_legacy(_TAGS.sub(b" ", data[:_DETECT_SAMPLE]))
 
 
 def decode_html(data: bytes, encoding: str | None = None) -> DecodedPage:
