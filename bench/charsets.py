@@ -27,7 +27,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bench.corpus import available_corpora, corpora_root, iter_corpus
 
@@ -83,19 +83,15 @@ class Case:
 @dataclass(slots=True)
 class Skips:
     not_utf8: int = 0
-    unencodable: Counter[str] | None = None
-    ascii: Counter[str] | None = None
-
-    def __post_init__(self) -> None:
-        self.unencodable = Counter()
-        self.ascii = Counter()
+    unencodable: Counter[str] = field(default_factory=Counter)
+    ascii: Counter[str] = field(default_factory=Counter)
+    utf8_again: Counter[str] = field(default_factory=Counter)
 
 
 def cases(root_arg: str | None, english: bool, skips: Skips) -> Iterator[tuple[Case, str]]:
     """Every (case, original body) of the benchmark; counts the skipped ones in ``skips``."""
     import newsspider
 
-    assert skips.unencodable is not None and skips.ascii is not None
     root = corpora_root(root_arg)
     for corpus in available_corpora(root):
         for page in iter_corpus(corpus, root):
@@ -118,6 +114,11 @@ def cases(root_arg: str | None, english: bool, skips: Skips) -> Iterator[tuple[C
                 encoded = text.encode(codec, errors="xmlcharrefreplace")
                 if encoded.isascii():
                     skips.ascii[codec] += 1
+                    continue
+                if is_utf8(encoded):
+                    # The original's text is UTF-8 read as Latin-1 ("Ã©"): re-encoded, it is
+                    # UTF-8 again, and decoding takes valid UTF-8 for UTF-8 (by design).
+                    skips.utf8_again[codec] += 1
                     continue
                 yield Case(corpus, page.id, lang, codec, stripped, encoded, page.url), original.body
 
@@ -155,12 +156,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"| {codec} | {total[codec]} | {right[codec]} | {share:.1%} |")
     all_right, all_total = sum(right.values()), sum(total.values())
     print(f"| **all** | {all_total} | {all_right} | {all_right / max(all_total, 1):.1%} |")
-    assert skips.unencodable is not None and skips.ascii is not None
     print(
         f"\nskipped: {skips.not_utf8} pages not UTF-8; body not encodable: "
         + (", ".join(f"{c} {n}" for c, n in sorted(skips.unencodable.items())) or "none")
         + "; all ASCII: "
         + (", ".join(f"{c} {n}" for c, n in sorted(skips.ascii.items())) or "none")
+        + "; valid UTF-8 once re-encoded (double-encoded originals): "
+        + (", ".join(f"{c} {n}" for c, n in sorted(skips.utf8_again.items())) or "none")
     )
     if args.misses:
         print("\nmisses:")

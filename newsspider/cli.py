@@ -422,10 +422,11 @@ def _print_summary(article: Article, explanation: Explanation) -> None:
     if reasons:
         counted = ", ".join(f"{r} {n}" for r, n in sorted(reasons.items(), key=lambda x: -x[1]))
         out.write(f"left out: {counted}\n")
-    found = [s for s in explanation.metadata if s.value]
     missing = [s.field for s in explanation.metadata if not s.value]
-    for source in found:
-        out.write(f"{source.field}: {source.value[:60]!r} (from {source.source or 'the page'})\n")
+    for source in explanation.metadata:
+        if source.value:
+            where = source.source or "the page"
+            out.write(f"{source.field}: {source.value[:60]!r} (from {where})\n")
     if missing:
         out.write(f"not found: {', '.join(missing)}\n")
     confidence = explanation.confidence

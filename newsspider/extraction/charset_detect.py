@@ -27,6 +27,7 @@ regex scans of it.
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from collections import Counter
@@ -57,6 +58,8 @@ CANDIDATES: Final = (
     "euc_jp",
     "euc_kr",
 )
+#: The most of a page the detection reads.
+READ_BYTES: Final = 256 * 1024
 #: The most sample the scoring reads: words with non-ASCII bytes, joined.
 SAMPLE_BYTES: Final = 16 * 1024
 #: Longer runs of letters are no word of an alphabetic script (CJK read as single bytes).
@@ -64,13 +67,28 @@ LONGEST_WORD: Final = 40
 # Words (whitespace-delimited; markup already removed) holding a non-ASCII byte. Multibyte
 # encodings never use whitespace bytes inside a character, so no character is cut.
 _SPLIT: Final = re.compile(rb"[\s<>]+")
+# "[^<>]", not "[^>]": with "<" * N and no ">" each "<" would scan to the end (quadratic).
+_TAGS: Final = re.compile(rb"<[^<>]*>")
+#: The page text whose ASCII letters are counted (the language's evidence shared by all).
+_ASCII_SAMPLE: Final = 64 * 1024
 _REPLACEMENT: Final = "\ufffd"
 #: What an undecodable byte (or a control character) counts against a decoding: text in a code
 #: page never holds the bytes it leaves undefined.
 _UNDECODABLE: Final = 10
+#: What an upper-case letter right after a lower-case one counts against a decoding: words
+#: are capitalised at their start, not inside (KOI8-R read as Windows-1251 is "пРХБЕР").
+_CASE_SHIFT: Final = 3
+#: What a symbol glued to a letter counts against a decoding ("c½ur": ISO-8859-15's "œ" read
+#: as Windows-1252).
+_GLUED_SYMBOL: Final = 3
 # Non-letters that real text glues to letters: punctuation (’ « » – …), combining marks
 # (Vietnamese tones in Windows-1258), spacing marks, the no-break space, digits.
 _GLUE_OK: Final = frozenset({"Pc", "Pd", "Ps", "Pe", "Pi", "Pf", "Po", "Mn", "Mc", "Zs", "Nd"})
+# Symbols that real text glues to words ("Brand®", "20°C", "m²").
+_GLUED_SYMBOLS: Final = frozenset("®™©°²³¹")
+# Symbols no text uses, that other code pages put letters or the euro sign at: the generic
+# currency sign (ISO-8859-15's and Windows' euro position in Latin-1) and the broken bar.
+_UNUSED: Final = frozenset("¤¦")
 # One script for the scripts that share words (kanji with kana).
 # Full-width Latin letters exist only in CJK code pages, among CJK text.
 _SCRIPT_GROUPS: Final = {
@@ -123,11 +141,48 @@ def _char_class(char: str) -> tuple[str, str]:
         case = "u" if char.isupper() else "l" if char.islower() else " "
         return _script_code(_script(char)), case
     category = unicodedata.category(char)
-    if category[0] == "C" and not char.isascii():
+    if (category[0] == "C" and category != "Cf" and not char.isascii()) or char in _UNUSED:
         return "#", " "
-    if char.isascii() or category in _GLUE_OK:
+    if char.isascii() or category in _GLUE_OK or char in _GLUED_SYMBOLS:
         return " ", " "
     return "!", " "
+
+
+#: Languages of the code pages above that charset-normalizer's tables lack, in the same form
+#: (letters most frequent first; hand-written from published letter frequencies).
+_MORE_FREQUENCIES: Final = {
+    "Latvian": "aisetrnuokāmlpdjvzēgbīcšūņļžčģfķh",
+}
+#: The rest of each language's alphabet, after its frequency table (which stops at its ~26
+#: most frequent letters): letters rare in the language, but its own. Hand-written from the
+#: languages' alphabets (no words), so that "ő" counts for Hungarian and "ñ" for Spanish.
+_RARE_LETTERS: Final = {
+    "French": "çêîôûùëïâœÿæ",
+    "Spanish": "ñéúü",
+    "Portuguese": "õêôàü",
+    "Italian": "éìùî",
+    "German": "ß",
+    "Dutch": "éèïöü",
+    "Polish": "śżźćń",
+    "Czech": "šžčůúýňťď",
+    "Slovak": "šžčľťďňôäĺŕ",
+    "Hungarian": "őűóüúí",
+    "Romanian": "şţ",
+    "Turkish": "öâîû",
+    "Lithuanian": "čęū",
+    "Croatian": "ćđ",
+    "Slovene": "ć",
+    "Estonian": "šž",
+    "Finnish": "åšž",
+    "Swedish": "é",
+    "Danish": "é",
+    "Norwegian": "é",
+    "Greek": "φβξψζϊϋΐΰώ",
+    "Russian": "шюэщфъё",
+    "Ukrainian": "єґщшжюф",
+    "Bulgarian": "юшф",
+    "Serbian": "ђћљњџжшчћ",
+}
 
 
 class _Language:
@@ -150,8 +205,11 @@ def _languages() -> tuple[_Language, ...]:
 
     # "Japanese", "Japanese—", "Japanese——": kanji, katakana, hiragana: one language.
     merged: dict[str, list[str]] = {}
-    for name, letters in FREQUENCIES.items():
+    for name, letters in (*FREQUENCIES.items(), *_MORE_FREQUENCIES.items()):
         merged.setdefault(name.rstrip("—"), []).append("".join(letters))
+    for name, rare in _RARE_LETTERS.items():
+        if name in merged:
+            merged[name][0] += rare  # after the frequent ones: they rank last
     return tuple(_Language(tables) for tables in merged.values())
 
 
@@ -164,33 +222,62 @@ def _sample(data: bytes) -> bytes:
     for word in _SPLIT.split(data):
         if word.isascii():
             continue
-        words.append(word)
+        words.append(word[: SAMPLE_BYTES - size])  # a cut character is one replacement
         size += len(word) + 1
         if size >= SAMPLE_BYTES:
             break
     return b" ".join(words)
 
 
-def _agreement(language: _Language, counts: dict[str, int]) -> float:
-    """How well the text's letter frequencies follow the language's order: Spearman's rho of
-    the letters of each of its tables present in the text (0 when negative; 0.5, no evidence,
-    with fewer than 4), averaged over the tables by their letters' counts. A decoding that
-    scatters bytes over a script's letters uses them evenly; real text does not."""
-    total = weighted = 0.0
+def _known(language: _Language, letters: dict[str, int], every: dict[str, int]) -> float:
+    """The text's non-ASCII letters among the language's frequent ones, each table's count
+    weighted by how well the text's frequencies follow that table's order (`_agreement`)."""
+    known = 0.0
     for table in language.tables:
-        present = [counts[letter] for letter in table if letter in counts]
-        n = len(present)
-        if not n:
-            continue
-        rho = 0.5
-        if n >= 4:
-            by_count = sorted(range(n), key=lambda i: -present[i])
-            d2 = sum((observed - expected) ** 2 for observed, expected in enumerate(by_count))
-            rho = max(0.0, 1.0 - 6.0 * d2 / (n * (n * n - 1)))
-        weight = sum(present)
-        total += weight
-        weighted += weight * rho
-    return weighted / total if total else 0.5
+        count = sum(letters.get(letter, 0) for letter in table)
+        if count:
+            known += count * _agreement(table, every)
+    return known
+
+
+#: Letters' worth of prior belief in an agreement of `_NEUTRAL_AGREEMENT`: few letters say
+#: little about an order (a short text's counts are mostly ones and twos).
+_PRIOR_LETTERS: Final = 20
+_NEUTRAL_AGREEMENT: Final = 0.3
+
+
+def _agreement(table: tuple[str, ...], counts: dict[str, int]) -> float:
+    """How well the text's letter frequencies follow a frequency table's order: Spearman's rho
+    of the table's letters present in the text, shrunk towards a neutral 0.3 when they are few.
+    A decoding that scatters bytes over a script's letters uses them evenly; real text does
+    not."""
+    present = [counts[letter] for letter in table if letter in counts]
+    weight = sum(present)
+    rho = _rank_correlation(present) if len(present) >= 4 else _NEUTRAL_AGREEMENT
+    return (weight * rho + _PRIOR_LETTERS * _NEUTRAL_AGREEMENT) / (weight + _PRIOR_LETTERS)
+
+
+def _rank_correlation(counts: list[int]) -> float:
+    """Spearman's rho between the order of ``counts`` (a table's order) and their size
+    (ties share their average rank; all tied, or negative: 0)."""
+    n = len(counts)
+    order = sorted(range(n), key=lambda i: -counts[i])
+    ranks = [0.0] * n
+    start = 0
+    while start < n:
+        end = start
+        while end + 1 < n and counts[order[end + 1]] == counts[order[start]]:
+            end += 1
+        for position in range(start, end + 1):
+            ranks[order[position]] = (start + end) / 2
+        start = end + 1
+    mean = (n - 1) / 2
+    covariance = sum((i - mean) * (rank - mean) for i, rank in enumerate(ranks))
+    spread = sum((rank - mean) ** 2 for rank in ranks)
+    if spread == 0:
+        return 0.0
+    expected = sum((i - mean) ** 2 for i in range(n))
+    return max(0.0, covariance / math.sqrt(spread * expected))
 
 
 def _score(text: str, ascii_letters: dict[str, int]) -> float:
@@ -211,17 +298,16 @@ def _score(text: str, ascii_letters: dict[str, int]) -> float:
         scripts[script] = scripts.get(script, 0) + count
     classes = text.translate(script_table)
     against = _UNDECODABLE * classes.count("#")
-    against += text.translate(case_table).count("lu")
+    against += _CASE_SHIFT * text.translate(case_table).count("lu")
     against += len(_MIXED.findall(classes))
-    against += len(_GLUED.findall(classes))
+    against += _GLUED_SYMBOL * len(_GLUED.findall(classes))
     against += sum(len(run) for run in _LONG_RUN.findall(classes)) // 2
     total = sum(letters.values())
     ascii_total = sum(ascii_letters.values())
     every_letter = {**ascii_letters, **letters}
     best = float("-inf")
     for language in _languages():
-        known = sum(letters.get(letter, 0) for letter in language.letters)
-        fit = known * _agreement(language, every_letter) if known else 0.0
+        fit = _known(language, letters, every_letter)
         fit -= total - sum(scripts.get(script, 0) for script in language.scripts)
         if language.ascii is not None and ascii_total:
             # The share of ASCII letters it does not expect, times the non-ASCII letters:
@@ -232,20 +318,46 @@ def _score(text: str, ascii_letters: dict[str, int]) -> float:
     return best - against
 
 
+def _without_elements(data: bytes, name: bytes) -> bytes:
+    """``data`` without its ``<name>...</name>`` elements (scripts, styles: no text of the
+    page's language). Linear: each opening tag is found once, and so is its end."""
+    lowered = data.lower()
+    opening, closing = b"<" + name, b"</" + name
+    parts: list[bytes] = []
+    position = 0
+    while True:
+        start = lowered.find(opening, position)
+        if start < 0:
+            parts.append(data[position:])
+            break
+        parts.append(data[position:start])
+        end = lowered.find(closing, start)
+        if end < 0:
+            break
+        position = end + len(closing)
+    return b" ".join(parts)
+
+
 def detect_legacy(data: bytes) -> str | None:
-    """The Python codec name of the legacy code page ``data`` (markup removed) most plausibly
-    is in, or None when it holds no non-ASCII byte."""
-    sample = _sample(data)
+    """The Python codec name of the legacy code page the page ``data`` most plausibly is in,
+    or None when its text holds no non-ASCII byte."""
+    text = _without_elements(_without_elements(data[:READ_BYTES], b"script"), b"style")
+    text = _TAGS.sub(b" ", text)
+    sample = _sample(text)
     if not sample:
         return None
-    counted = Counter(sample.lower())
+    # The page's ASCII letters (the same in every candidate): the language's other evidence.
+    counted = Counter(text[:_ASCII_SAMPLE].lower())
     ascii_letters = {chr(b): counted[b] for b in range(ord("a"), ord("z") + 1) if counted[b]}
     best_codec, best_score = None, float("-inf")
-    for codec in CANDIDATES:
-        text = sample.decode(codec, errors="replace")
-        if text.count(_REPLACEMENT) * 50 > len(text):
+    for rank, codec in enumerate(CANDIDATES):
+        decoded = sample.decode(codec, errors="replace")
+        if decoded.count(_REPLACEMENT) * 50 > len(decoded):
             continue  # not this code page: more than 2% of its characters undecodable
-        score = _score(text, ascii_letters)
+        # A prior: past the first (the browsers' default), a candidate must win by a letter's
+        # worth of evidence, and a tie goes to the more common code page.
+        prior = 0.0 if rank == 0 else 1.0 + rank / 100
+        score = _score(decoded, ascii_letters) - prior
         if score > best_score:
             best_codec, best_score = codec, score
     return best_codec

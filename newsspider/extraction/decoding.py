@@ -202,8 +202,7 @@ def _believe(data: bytes, codec: str) -> str | None:
 
 
 def _detect(data: bytes) -> str | None:
-    # Markup is ASCII and drowns the signal; the detector only needs the text.
-    return detect_legacy(_TAGS.sub(b" ", data[:_DETECT_SAMPLE]))
+    return detect_legacy(data[:_DETECT_SAMPLE])
 
 
 def decode_html(data: bytes, encoding: str | None = None) -> DecodedPage:
