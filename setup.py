@@ -73,10 +73,11 @@ class OptionalBuildExt(build_ext):
         if self.failed:
             # One notice for the whole build (without a compiler every module fails alike).
             error = self.first_error[0]
+            why = f"{type(error).__name__}: {error}"
             print(
                 f"NOTICE: newsspider's compiled extraction core was not built "
-                f"({type(error).__name__}: {error}); its Python code is used (same output, "
-                "slower). A C compiler and the Python headers build it.",
+                f"({why[:200]}); its Python code is used (same output, slower). "
+                "A C compiler and the Python headers build it.",
                 file=sys.stderr,
             )
         if self.mypyc_names and not self.failed & (self.mypyc_names | {"*"}):

@@ -334,7 +334,8 @@ def _cmd_extract(args: argparse.Namespace) -> int:
         bar.step()
     if skipped:
         print(
-            f"newsspider extract: {skipped} page(s) below --min-confidence {args.min_confidence}",
+            f"newsspider extract: {skipped} page(s) below --min-confidence {args.min_confidence}"
+            " not printed; --min-confidence 0 prints them, newsspider explain PAGE says why",
             file=sys.stderr,
         )
     return 1 if failed else 0

@@ -93,8 +93,10 @@ def test_declarations_come_first() -> None:
     assert decode_html(latin, "iso-8859-15").encoding == "iso8859-15"
 
 
-def test_ascii_only_text_has_nothing_to_detect() -> None:
-    assert detect_legacy(b"<p>plain text</p><script>var x = '\xe9';</script>") is None
+def test_text_first_then_attributes() -> None:
+    assert detect_legacy(b"<p>plain text</p>") is None
+    # No non-ASCII text: the attribute values (alt, title) are the page's language too.
+    assert detect_legacy(b'<p>plain</p><img alt="Caf\xe9 cr\xe8me \xe0 la carte">') == "cp1252"
 
 
 def test_detection_is_linear_on_hostile_input() -> None:

@@ -34,8 +34,10 @@ from collections import Counter
 from functools import lru_cache
 from typing import Final
 
-#: Code pages tried, most common first (a tie goes to the earlier one).
+#: Code pages tried, most common first (a tie goes to the earlier one). UTF-8 too: a UTF-8
+#: page with a stray byte reaches detection (a strict decode failed).
 CANDIDATES: Final = (
+    "utf_8",
     "cp1252",
     "iso8859_15",
     "cp1250",
@@ -58,15 +60,16 @@ CANDIDATES: Final = (
     "euc_jp",
     "euc_kr",
 )
+_DEFAULTS: Final = frozenset({"utf_8", "cp1252"})
 #: The most of a page the detection reads.
-READ_BYTES: Final = 256 * 1024
+READ_BYTES: Final = 4 * 1024 * 1024
 #: The most sample the scoring reads: words with non-ASCII bytes, joined.
 SAMPLE_BYTES: Final = 16 * 1024
 #: Longer runs of letters are no word of an alphabetic script (CJK read as single bytes).
 LONGEST_WORD: Final = 40
 # Words (whitespace-delimited; markup already removed) holding a non-ASCII byte. Multibyte
 # encodings never use whitespace bytes inside a character, so no character is cut.
-_SPLIT: Final = re.compile(rb"[\s<>]+")
+_WORDS: Final = re.compile(rb"[^\s<>]+")
 # "[^<>]", not "[^>]": with "<" * N and no ">" each "<" would scan to the end (quadratic).
 _TAGS: Final = re.compile(rb"<[^<>]*>")
 #: The page text whose ASCII letters are counted (the language's evidence shared by all).
@@ -215,11 +218,12 @@ def _languages() -> tuple[_Language, ...]:
 
 def _sample(data: bytes) -> bytes:
     """The words of ``data`` that hold a non-ASCII byte, joined, up to `SAMPLE_BYTES`.
-    (Split first, then filtered: a pattern that looked for the byte inside a word would rescan
+    (Words first, then filtered: a pattern that looked for the byte inside a word would rescan
     a long ASCII run from each of its positions.)"""
     words: list[bytes] = []
     size = 0
-    for word in _SPLIT.split(data):
+    for match in _WORDS.finditer(data):
+        word = match.group()
         if word.isascii():
             continue
         words.append(word[: SAMPLE_BYTES - size])  # a cut character is one replacement
@@ -341,9 +345,10 @@ def _without_elements(data: bytes, name: bytes) -> bytes:
 def detect_legacy(data: bytes) -> str | None:
     """The Python codec name of the legacy code page the page ``data`` most plausibly is in,
     or None when its text holds no non-ASCII byte."""
-    text = _without_elements(_without_elements(data[:READ_BYTES], b"script"), b"style")
-    text = _TAGS.sub(b" ", text)
-    sample = _sample(text)
+    data = data[:READ_BYTES]
+    text = _TAGS.sub(b" ", _without_elements(_without_elements(data, b"script"), b"style"))
+    # The text's words; without any, the attribute values' (alt, title: the page's language).
+    sample = _sample(text) or _sample(data)
     if not sample:
         return None
     # The page's ASCII letters (the same in every candidate): the language's other evidence.
@@ -354,9 +359,9 @@ def detect_legacy(data: bytes) -> str | None:
         decoded = sample.decode(codec, errors="replace")
         if decoded.count(_REPLACEMENT) * 50 > len(decoded):
             continue  # not this code page: more than 2% of its characters undecodable
-        # A prior: past the first (the browsers' default), a candidate must win by a letter's
-        # worth of evidence, and a tie goes to the more common code page.
-        prior = 0.0 if rank == 0 else 1.0 + rank / 100
+        # A prior: past UTF-8 and Windows-1252 (the browsers' default), a candidate must win by
+        # a letter's worth of evidence, and a tie goes to the more common code page.
+        prior = 0.0 if codec in _DEFAULTS else 1.0 + rank / 100
         score = _score(decoded, ascii_letters) - prior
         if score > best_score:
             best_codec, best_score = codec, score

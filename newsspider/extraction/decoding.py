@@ -27,7 +27,6 @@ _MULTIBYTE: Final = frozenset(
 )
 # Single-byte Latin encodings that decode anything, so they need a plausibility check instead.
 _LATIN_SINGLE_BYTE: Final = frozenset({"cp1252", "latin_1", "iso8859_15", "cp1250", "iso8859_2"})
-_DETECT_SAMPLE: Final = 256 * 1024
 # UTF-16/32 without a BOM: the sample in which the NUL bytes of ASCII markup must show.
 _WIDE_SAMPLE: Final = 4096
 _WIDE_CODECS: Final = frozenset(
@@ -36,8 +35,6 @@ _WIDE_CODECS: Final = frozenset(
 # Least share of code units with their NULs where ASCII characters put them (markup, spaces,
 # digits and punctuation give far more, even in Cyrillic or CJK text); other bytes have none.
 _WIDE_MIN_SHARE: Final = 0.05
-# "[^<>]", not "[^>]": with "<" * N and no ">" each "<" would scan to the end (quadratic).
-_TAGS: Final = re.compile(rb"<[^<>]*>")
 _NON_ASCII_LETTER_RUN: Final = re.compile(r"[À-ÿ]{3,}")
 _UTF8_SLICE: Final = 256 * 1024
 # Python's codecs for its own string literals: they read a page's backslashes as escapes (and
@@ -202,7 +199,9 @@ def _believe(data: bytes, codec: str) -> str | None:
 
 
 def _detect(data: bytes) -> str | None:
-    return detect_legacy(data[:_DETECT_SAMPLE])
+    # All of it (`detect_legacy` reads a bounded part): the first 256 kB of a big page can
+    # be scripts and styles, its text further on.
+    return _codec_name(detect_legacy(data))
 
 
 def decode_html(data: bytes, encoding: str | None = None) -> DecodedPage:
