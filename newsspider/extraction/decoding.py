@@ -201,7 +201,10 @@ def _believe(data: bytes, codec: str) -> str | None:
 def _detect(data: bytes) -> str | None:
     # All of it (`detect_legacy` reads a bounded part): the first 256 kB of a big page can
     # be scripts and styles, its text further on.
-    return _codec_name(detect_legacy(data))
+    # The codec as scored (not w3lib's browser mapping: Shift_JIS read as cp932 is another
+    # decoding than the one judged plausible), under its canonical name.
+    detected = detect_legacy(data)
+    return codecs.lookup(detected).name if detected is not None else None
 
 
 def decode_html(data: bytes, encoding: str | None = None) -> DecodedPage:
