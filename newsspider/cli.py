@@ -50,8 +50,8 @@ MAX_FETCH_BYTES = 16 * 1024 * 1024
 #: ``explain`` marks the line they drop at.
 DEFAULT_MIN_CONFIDENCE = float(DEFAULTS[MIN_CONFIDENCE])
 _SAME = (
-    f"default {DEFAULT_MIN_CONFIDENCE}, the crawl pipeline's NEWSSPIDER_MIN_CONFIDENCE, the same "
-    "for every command so they keep the same pages; 0 keeps every record"
+    f"0..1, default {DEFAULT_MIN_CONFIDENCE}: the crawl pipeline's NEWSSPIDER_MIN_CONFIDENCE, the "
+    "same for every command so they keep the same pages; 0 keeps every record"
 )
 #: An input that names a scheme ("ftp://...") is a URL, whatever the scheme.
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]+)://")
@@ -102,8 +102,8 @@ def _parser() -> argparse.ArgumentParser:
 
     ext = sub.add_parser("extract", help="extract articles from files, a folder, a URL or stdin")
     ext.add_argument("inputs", nargs="+", metavar="PATH|URL|-")
-    ext.add_argument("--min-confidence", type=float, default=DEFAULT_MIN_CONFIDENCE,
-                     metavar="X", help=f"print confidence >= X (0..1; {_SAME})")  # fmt: skip
+    ext.add_argument("--min-confidence", type=float, default=DEFAULT_MIN_CONFIDENCE, metavar="X",
+                     help=f"print records of confidence X or more ({_SAME})")  # fmt: skip
     ext.add_argument("--algorithm", choices=ALGORITHMS, default="default")
     ext.add_argument("--url", help="the page's URL, for stdin or a single file (resolves links)")
     ext.add_argument("--encoding", type=_encoding,
@@ -130,8 +130,8 @@ def _parser() -> argparse.ArgumentParser:
                       help="JSONL output; OUT.jsonl.done lists the finished files")  # fmt: skip
     warc.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
                       help="worker processes (default: the CPU count)")  # fmt: skip
-    warc.add_argument("--min-confidence", type=float, default=DEFAULT_MIN_CONFIDENCE,
-                      metavar="X", help=f"keep confidence >= X (0..1; {_SAME})")  # fmt: skip
+    warc.add_argument("--min-confidence", type=float, default=DEFAULT_MIN_CONFIDENCE, metavar="X",
+                      help=f"keep records of confidence X or more ({_SAME})")  # fmt: skip
     warc.add_argument("--algorithm", choices=ALGORITHMS, default="default")
     warc.add_argument("--restart", action="store_true",
                       help="ignore OUT.jsonl.done and start over (default: resume)")  # fmt: skip

@@ -17,12 +17,13 @@ text of one language:
   frequent letters: the same in every candidate, it picks the language (French rather than
   Czech) where two code pages' letters fit two languages equally.
 
-The best decoding wins; on a tie the earlier candidate (`CANDIDATES` lists the common ones
-first, Windows-1252 first of all, the browsers' default). Hand-written: charset-normalizer ranks
-candidates by its own mess measure first and reads French in Windows-1252 as Windows-1250 (the
-issue 33 benchmark, `bench/charsets.py`); this re-ranks with the language as the tie-breaker.
-Bounded work: the sample is at most `SAMPLE_BYTES`, each candidate one C-speed decode and two
-regex scans of it.
+The best decoding wins; past UTF-8 and Windows-1252 (the browsers' default) a candidate must
+win by a letter's worth of evidence, and a tie goes to the earlier one (`CANDIDATES` lists the
+common ones first). Hand-written: charset-normalizer ranks candidates by its own mess measure
+first and read French in Windows-1252 as Windows-1250 (the issue 33 benchmark,
+`bench/charsets.py`, docs/charsets.md); this scores with the language as the tie-breaker.
+Bounded work: the sample is at most `SAMPLE_BYTES`, each candidate one C-speed decode, two
+translations and a few linear regex scans of it.
 """
 
 from __future__ import annotations
@@ -103,14 +104,17 @@ _SCRIPT_GROUPS: Final = {
 }
 # Scripts written without spaces between words: long runs of their letters are normal.
 _UNSPACED: Final = frozenset({"HAN", "THAI", "LAO", "KHMER", "MYANMAR", "TIBETAN"})
-# Two class strings describe a decoding, one character per character (see `_classes`). The
-# script string: a letter's script code, lower-case "a".."z" for an alphabetic script,
-# upper-case "A".."Z" for one written without spaces; "!" a symbol or control that must not
+# Two class strings describe a decoding, one character per character (`_char_class`). The
+# script string: a letter's script code, U+0100.. for an alphabetic script, U+0200.. for one
+# written without spaces (one code per script, `_script_code`); "!" a symbol that must not
 # touch a letter; "#" a control, undefined or replacement character; " " anything else
 # (spaces, punctuation, digits). The case string: "l" lower-case letter, "u" upper-case, " ".
-_MIXED: Final = re.compile(r"([A-Za-z])(?=(?!\1)[A-Za-z])")
-_GLUED: Final = re.compile(r"(?<=[A-Za-z])!|!(?=[A-Za-z])")
-_LONG_RUN: Final = re.compile(rf"[a-z]{{{LONGEST_WORD + 1},}}")
+_ALPHABETIC_BASE: Final = 0x100
+_UNSPACED_BASE: Final = 0x200
+_LETTER: Final = "[\u0100-\u02ff]"
+_MIXED: Final = re.compile(f"({_LETTER})(?=(?!\\1){_LETTER})")
+_GLUED: Final = re.compile(f"(?<={_LETTER})!|!(?={_LETTER})")
+_LONG_RUN: Final = re.compile(f"[\\u0100-\\u01ff]{{{LONGEST_WORD + 1},}}")
 
 
 @lru_cache(maxsize=4096)
@@ -126,11 +130,11 @@ _SCRIPT_CODES: dict[str, str] = {}
 
 
 def _script_code(script: str) -> str:
-    """One letter per script (lower-case if alphabetic, upper-case if unspaced), stable."""
+    """One character per script (alphabetic or unspaced range, see above), stable."""
     code = _SCRIPT_CODES.get(script)
     if code is None:
-        index = len(_SCRIPT_CODES) % 26
-        code = chr((ord("A") if script in _UNSPACED else ord("a")) + index)
+        base = _UNSPACED_BASE if script in _UNSPACED else _ALPHABETIC_BASE
+        code = chr(base + len(_SCRIPT_CODES) % 256)
         _SCRIPT_CODES[script] = code
     return code
 
