@@ -5,7 +5,8 @@ Used only when a page is neither UTF-8 nor declares a charset its bytes agree wi
 non-ASCII bytes; each decoding is scored by how plausible its non-ASCII characters are as the
 text of one language:
 
-- a letter among that language's most frequent letters counts for it (charset-normalizer's
+- a letter (within a word: one standing alone is no evidence) among that language's most
+  frequent letters counts for it (charset-normalizer's
   per-language frequency tables, `charset_normalizer.constant.FREQUENCIES`: structural
   statistics of 41 languages, not word lists); a letter of the language's script outside them
   is neutral; a letter of another script counts against;
@@ -114,6 +115,7 @@ _UNSPACED_BASE: Final = 0x200
 _LETTER: Final = "[\u0100-\u02ff]"
 _MIXED: Final = re.compile(f"({_LETTER})(?=(?!\\1){_LETTER})")
 _GLUED: Final = re.compile(f"(?<={_LETTER})!|!(?={_LETTER})")
+_ISOLATED: Final = re.compile(f"(?<!{_LETTER}){_LETTER}(?!{_LETTER})")
 _LONG_RUN: Final = re.compile(f"[\\u0100-\\u01ff]{{{LONGEST_WORD + 1},}}")
 
 
@@ -305,6 +307,16 @@ def _score(text: str, ascii_letters: dict[str, int]) -> float:
         script = _script(char)
         scripts[script] = scripts.get(script, 0) + count
     classes = text.translate(script_table)
+    # A letter standing alone ("(Ł40)", "Š2023": Windows-1252's "£" and "©" read as Central
+    # European) is no evidence for a language: only letters within words count.
+    for match in _ISOLATED.finditer(classes):
+        char = text[match.start()]
+        if char.isascii():
+            continue
+        lower = char.lower()
+        lower = lower if len(lower) == 1 else char
+        letters[lower] -= 1
+        scripts[_script(char)] -= 1
     against = _UNDECODABLE * classes.count("#")
     against += _CASE_SHIFT * text.translate(case_table).count("lu")
     against += len(_MIXED.findall(classes))
