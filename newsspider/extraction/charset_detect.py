@@ -66,7 +66,7 @@ _DEFAULTS: Final = frozenset({"utf_8", "cp1252"})
 #: The most of a page the detection reads.
 READ_BYTES: Final = 4 * 1024 * 1024
 #: The most sample the scoring reads: words with non-ASCII bytes, joined.
-SAMPLE_BYTES: Final = 16 * 1024
+SAMPLE_BYTES: Final = 8 * 1024
 #: Longer runs of letters are no word of an alphabetic script (CJK read as single bytes).
 LONGEST_WORD: Final = 40
 # Words (whitespace-delimited; markup already removed) holding a non-ASCII byte. Multibyte
@@ -87,8 +87,11 @@ _CASE_SHIFT: Final = 3
 #: as Windows-1252).
 _GLUED_SYMBOL: Final = 3
 # Non-letters that real text glues to letters: punctuation (’ « » – …), combining marks
-# (Vietnamese tones in Windows-1258), spacing marks, the no-break space, digits.
-_GLUE_OK: Final = frozenset({"Pc", "Pd", "Ps", "Pe", "Pi", "Pf", "Po", "Mn", "Mc", "Zs", "Nd"})
+# (Vietnamese tones in Windows-1258), spacing marks, the no-break space, digits, format
+# characters (the soft hyphen), modifier symbols ("don´t", "˜").
+_GLUE_OK: Final = frozenset(
+    {"Pc", "Pd", "Ps", "Pe", "Pi", "Pf", "Po", "Mn", "Mc", "Zs", "Nd", "Cf", "Sk"}
+)
 # Symbols that real text glues to words ("Brand®", "20°C", "m²").
 _GLUED_SYMBOLS: Final = frozenset("®™©°²³¹")
 # Symbols no text uses, that other code pages put letters or the euro sign at: the generic
@@ -195,12 +198,13 @@ _RARE_LETTERS: Final = {
 
 
 class _Language:
-    __slots__ = ("ascii", "letters", "scripts", "tables")
+    __slots__ = ("ascii", "letters", "scripts", "sets", "tables")
 
     def __init__(self, tables: list[str]) -> None:
         #: Its frequency tables, each most frequent first (Japanese has three: kanji,
         #: katakana, hiragana, whose orders do not compare).
         self.tables = tuple(tuple(dict.fromkeys(table)) for table in tables)
+        self.sets = tuple(frozenset(table) for table in self.tables)
         self.letters = tuple(dict.fromkeys("".join(tables)))
         self.scripts = tuple({_script(c) for c in self.letters})
         #: Its frequent ASCII letters, when the language is written in Latin letters.
@@ -243,8 +247,11 @@ def _known(language: _Language, letters: dict[str, int], every: dict[str, int]) 
     """The text's non-ASCII letters among the language's frequent ones, each table's count
     weighted by how well the text's frequencies follow that table's order (`_agreement`)."""
     known = 0.0
-    for table in language.tables:
-        count = sum(letters.get(letter, 0) for letter in table)
+    for table, members in zip(language.tables, language.sets, strict=True):
+        if len(letters) < len(table):
+            count = sum(n for letter, n in letters.items() if letter in members)
+        else:
+            count = sum(letters.get(letter, 0) for letter in table)
         if count:
             known += count * _agreement(table, every)
     return known
@@ -327,8 +334,11 @@ def _score(text: str, ascii_letters: dict[str, int]) -> float:
     every_letter = {**ascii_letters, **letters}
     best = float("-inf")
     for language in _languages():
-        fit = _known(language, letters, every_letter)
-        fit -= total - sum(scripts.get(script, 0) for script in language.scripts)
+        in_script = sum(scripts.get(script, 0) for script in language.scripts)
+        if total and not in_script:
+            best = max(best, -float(total))  # none of its letters: all of another script
+            continue
+        fit = _known(language, letters, every_letter) - (total - in_script)
         if language.ascii is not None and ascii_total:
             # The share of ASCII letters it does not expect, times the non-ASCII letters:
             # a tie-breaker between languages of one script, never more than that.
