@@ -29,6 +29,7 @@ translations and a few linear regex scans of it.
 
 from __future__ import annotations
 
+import codecs
 import math
 import re
 import unicodedata
@@ -155,6 +156,8 @@ def _char_class(char: str) -> tuple[str, str]:
     category = unicodedata.category(char)
     if (category[0] == "C" and category != "Cf" and not char.isascii()) or char in _UNUSED:
         return "#", " "
+    if category == "Nd" and not char.isascii() and not 0xFF10 <= ord(char) <= 0xFF19:
+        return "!", " "  # a Thai or Arabic-Indic digit inside a word: CJK bytes read as such
     if char.isascii() or category in _GLUE_OK or char in _GLUED_SYMBOLS:
         return " ", " "
     return "!", " "
@@ -215,6 +218,13 @@ class _Language:
 @lru_cache(maxsize=1)
 def _languages() -> tuple[_Language, ...]:
     from charset_normalizer.constant import FREQUENCIES
+    from w3lib.encoding import DEFAULT_ENCODING_TRANSLATION
+
+    # A codec's module loads at its first lookup: load every candidate's, and those w3lib maps
+    # declared labels to, with the tables (the first detection), not in a later extraction,
+    # which reads no file (tests/test_pathological.py's sandbox warms up with one detection).
+    for codec in (*CANDIDATES, *DEFAULT_ENCODING_TRANSLATION.values()):
+        codecs.lookup(codec)
 
     # "Japanese", "Japanese—", "Japanese——": kanji, katakana, hiragana: one language.
     merged: dict[str, list[str]] = {}
@@ -257,26 +267,31 @@ def _known(language: _Language, letters: dict[str, int], every: dict[str, int]) 
     return known
 
 
-#: Letters' worth of prior belief in an agreement of `_NEUTRAL_AGREEMENT`: few letters say
-#: little about an order (a short text's counts are mostly ones and twos).
-_PRIOR_LETTERS: Final = 20
+#: Distinct letters' worth of prior belief in an agreement of `_NEUTRAL_AGREEMENT`: few
+#: letters say little about an order.
+_PRIOR_LETTERS: Final = 8
 _NEUTRAL_AGREEMENT: Final = 0.3
 
 
 def _agreement(table: tuple[str, ...], counts: dict[str, int]) -> float:
     """How well the text's letter frequencies follow a frequency table's order: Spearman's rho
-    of the table's letters present in the text, shrunk towards a neutral 0.3 when they are few.
+    of the table's letters present in the text, shrunk towards a neutral 0.3 when few distinct
+    ones are.
     A decoding that scatters bytes over a script's letters uses them evenly; real text does
     not."""
     present = [counts[letter] for letter in table if letter in counts]
-    weight = sum(present)
-    rho = _rank_correlation(present) if len(present) >= 4 else _NEUTRAL_AGREEMENT
+    rho = _rank_correlation(present) if len(present) >= 4 else None
+    if rho is None:
+        return _NEUTRAL_AGREEMENT
+    # Weighted by the distinct letters seen, not their count: a sentence repeated a thousand
+    # times says no more about an order than the sentence once.
+    weight = len(present)
     return (weight * rho + _PRIOR_LETTERS * _NEUTRAL_AGREEMENT) / (weight + _PRIOR_LETTERS)
 
 
-def _rank_correlation(counts: list[int]) -> float:
+def _rank_correlation(counts: list[int]) -> float | None:
     """Spearman's rho between the order of ``counts`` (a table's order) and their size
-    (ties share their average rank; all tied, or negative: 0)."""
+    (ties share their average rank; negative: 0; all tied: None, no evidence)."""
     n = len(counts)
     order = sorted(range(n), key=lambda i: -counts[i])
     ranks = [0.0] * n
@@ -292,7 +307,7 @@ def _rank_correlation(counts: list[int]) -> float:
     covariance = sum((i - mean) * (rank - mean) for i, rank in enumerate(ranks))
     spread = sum((rank - mean) ** 2 for rank in ranks)
     if spread == 0:
-        return 0.0
+        return None
     expected = sum((i - mean) ** 2 for i in range(n))
     return max(0.0, covariance / math.sqrt(spread * expected))
 
