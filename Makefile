@@ -14,7 +14,8 @@ $(PY):
 
 # The editable install builds the compiled walk (.pyx) and the mypyc core (the extraction
 # modules) in place: rebuilt when any of them changes, so the tests run what would ship.
-CORE_SOURCES := setup.py $(wildcard newsspider/extraction/*.pyx) $(wildcard newsspider/extraction/*.py)
+# Which of them are compiled: newsspider/extraction/common/compiled_parts.py (read by setup.py).
+CORE_SOURCES := setup.py $(shell find newsspider/extraction -name '*.py' -o -name '*.pyx')
 
 # INSTALL: a line before the build (the compile is silent and takes minutes the first time),
 # its duration after, and whether the compiled core is in use (one notice when it is not).
@@ -61,4 +62,5 @@ demo: $(VENV)/.stamp-test
 
 clean:
 	rm -rf $(VENV) .tox .pytest_cache .mypy_cache .ruff_cache build dist *.egg-info
-	rm -f newsspider/extraction/*.so newsspider/extraction/_*_c.c newsspider/_compiled_sources.py *__mypyc*.so
+	find newsspider/extraction \( -name '*.so' -o -name '_*_c.c' \) -delete
+	rm -f newsspider/_compiled_sources.py *__mypyc*.so

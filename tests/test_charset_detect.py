@@ -9,7 +9,7 @@ import pytest
 from test_decoding import LATIN, RU, ZH_HANS, ZH_HANT, page
 
 from newsspider import extract
-from newsspider.extraction.charset_detect import detect_legacy
+from newsspider.extraction.parse.charset_detect import detect_legacy
 from newsspider.extraction.decoding import decode_html
 
 # Short prose in each language, written for these tests.
