@@ -10,7 +10,7 @@ from test_decoding import LATIN, RU, ZH_HANS, ZH_HANT, page
 
 from newsspider import extract
 from newsspider.extraction.parse.charset_detect import detect_legacy
-from newsspider.extraction.decoding import decode_html
+from newsspider.extraction.parse.decoding import decode_html
 
 # Short prose in each language, written for these tests.
 TEXTS = {

@@ -14,7 +14,7 @@ from test_explain import _chromium, _png_pixels, render_png
 
 from newsspider import explain
 from newsspider.explain_report import FEATURE_LABELS, near_misses, render_report
-from newsspider.extraction.confidence import FEATURE_NAMES
+from newsspider.extraction.classify.confidence import FEATURE_NAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -10,9 +10,9 @@ the same body as ``extract`` of the stripped UTF-8 page. A page whose body text 
 in a code page is skipped for that code page and counted; a page that is all ASCII is skipped too
 (any decoding is right).
 
-    .venv/bin/python -m bench.accuracy.charsets                      # the table, per code page
-    .venv/bin/python -m bench.accuracy.charsets --misses             # and every miss: chosen vs right
-    .venv/bin/python -m bench.accuracy.charsets --timing             # decode time on declared pages
+    .venv/bin/python -m bench.accuracy.charsets            # the table, per code page
+    .venv/bin/python -m bench.accuracy.charsets --misses   # and every miss: chosen vs right
+    .venv/bin/python -m bench.accuracy.charsets --timing   # decode time on declared pages
 
 ``--timing`` times `decode_html` on pages that declare their charset (the same re-encoded pages
 with ``<meta charset>`` put back, and the corpus pages as they are, which mostly are UTF-8), the
@@ -128,7 +128,7 @@ def cases(
 
 def run(args: argparse.Namespace) -> int:
     import newsspider
-    from newsspider.extraction.decoding import decode_html
+    from newsspider.extraction.parse.decoding import decode_html
 
     skips = Skips()
     right: Counter[str] = Counter()
@@ -183,7 +183,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _timing(pages: list[tuple[bytes, bytes, bytes]], repeat: int) -> int:
-    from newsspider.extraction.decoding import decode_html
+    from newsspider.extraction.parse.decoding import decode_html
 
     kinds = (("legacy, <meta charset> kept", 0), ("UTF-8", 1), ("legacy, undeclared", 2))
     for label, index in kinds:
