@@ -4,6 +4,8 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 PY     := $(BIN)/python
 
+comma  := ,
+
 .PHONY: test lint bench demo clean tox tox-min
 
 $(PY):
@@ -15,12 +17,22 @@ $(PY):
 # Which of them are compiled: newsspider/extraction/common/compiled_parts.py (read by setup.py).
 CORE_SOURCES := setup.py $(shell find newsspider/extraction -name '*.py' -o -name '*.pyx')
 
+# INSTALL: a line before the build (the compile is silent and takes minutes the first time),
+# its duration after, and whether the compiled core is in use (one notice when it is not).
+# setuptools' "Editable installation" BuildBackendWarning (a UserWarning) is not for users.
+define INSTALL
+	@echo "newsspider: installing into $(VENV) and compiling the extraction core (Cython, mypyc: a few minutes the first time)..."
+	@start=$$(date +%s); PYTHONWARNINGS=ignore::UserWarning $(PY) -m pip install --quiet -e '$(1)' \
+	  && echo "newsspider: installed in $$(( $$(date +%s) - start )) s"
+	@$(PY) -c "from newsspider.core_loader import COMPILED_CORE, PURE_REASON; print('newsspider: the compiled extraction core is in use' if COMPILED_CORE else 'NOTICE: newsspider runs its Python code (same output, slower): ' + PURE_REASON + '. To compile it, install a C compiler and the Python headers (e.g. apt-get install gcc python3-dev), then: make clean; make')"
+endef
+
 $(VENV)/.stamp-test: pyproject.toml $(CORE_SOURCES) | $(PY)
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(call INSTALL,.[test])
 	touch $@
 
 $(VENV)/.stamp-bench: pyproject.toml $(CORE_SOURCES) | $(PY)
-	$(PY) -m pip install --quiet -e '.[test,bench]'
+	$(call INSTALL,.[test$(comma)bench])
 	touch $@
 
 # Then the tests that spy on the core's internals, on its Python sources (compiled modules

@@ -50,6 +50,9 @@ class OptionalBuildExt(build_ext):
     failed: ClassVar[set[str]] = set()
 
     def finalize_options(self) -> None:
+        # Always compile: objects left in an earlier build/ folder are never reused (a build
+        # without a compiler took them and reported itself compiled).
+        self.force = True
         # Metadata hooks (egg_info, dist_info, sdist) finalise this command too, to list the
         # extensions' sources: compile only when something is being built.
         building = bool(_BUILD_COMMANDS & set(self.distribution.commands))
@@ -60,12 +63,24 @@ class OptionalBuildExt(build_ext):
             self.distribution.ext_modules = [*(self.distribution.ext_modules or []), *compiled]
         super().finalize_options()
 
+    first_error: ClassVar[list[BaseException]] = []
+
     def run(self) -> None:
         try:
             super().run()
         except Exception as error:  # any build failure means "pure Python"
-            _warn(error)
+            self.first_error.append(error)
             OptionalBuildExt.failed.add("*")
+        if self.failed:
+            # One notice for the whole build (without a compiler every module fails alike).
+            error = self.first_error[0]
+            why = f"{type(error).__name__}: {error}"
+            print(
+                f"NOTICE: newsspider's compiled extraction core was not built "
+                f"({why[:200]}); its Python code is used (same output, slower). "
+                "A C compiler and the Python headers build it.",
+                file=sys.stderr,
+            )
         if self.mypyc_names and not self.failed & (self.mypyc_names | {"*"}):
             root = Path(".") if self.inplace else Path(self.build_lib)
             _write_built_sources(root / _BUILT_SOURCES)
@@ -74,7 +89,7 @@ class OptionalBuildExt(build_ext):
         try:
             super().build_extension(ext)
         except Exception as error:
-            _warn(error, "core (mypyc)" if ext.name in self.mypyc_names else "segment walk")
+            self.first_error.append(error)
             OptionalBuildExt.failed.add(ext.name)
 
 

@@ -50,7 +50,55 @@ td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .bar{display:inline-block;height:9px;border-radius:2px;vertical-align:middle}
 .pos{background:#1f9d55}.neg{background:#c0392b}
 code{font-size:12px;background:#eef0f3;padding:0 3px;border-radius:3px;word-break:break-all}
+nav.jump{padding:6px 22px;background:#e9edf2;font-size:12.5px}
+nav.jump a{margin-right:14px;color:#1d4f7a}
+.answer{display:grid;grid-template-columns:minmax(0,3fr) minmax(260px,2fr);gap:14px}
+.answer .runner{border-left:3px solid #d7dbe0;padding-left:12px}
+.lead{font-size:13.5px;margin:0 0 8px}
+.filter{margin:0 0 8px;font-size:12.5px}
+.filter label{margin-right:8px;padding:1px 9px;border:1px solid #b8c2cc;border-radius:10px;
+cursor:pointer}
+#show-all:checked~.filter label[for=show-all],#show-body:checked~.filter label[for=show-body],
+#show-near:checked~.filter label[for=show-near]{background:#1d2b3a;color:#fff}
+#show-body:checked~.blocks .block:not(.body){display:none}
+#show-near:checked~.blocks .block:not(.body):not(.near){display:none}
+.filter-inputs{display:none}
+.label-note{color:#5b6573;font-size:11.5px}
 """
+
+#: What each confidence feature measures, in plain words (the table shows each one's value and
+#: how much it adds to or takes from the two models' log-odds: a contribution, not a verdict).
+FEATURE_LABELS: dict[str, str] = {
+    "log_chars": "body length (log of its characters)",
+    "paragraphs": "paragraphs of 80+ characters in the body (up to 12)",
+    "punctuation_per_100": "punctuation marks per 100 body characters",
+    "container_link_density": "share of the container's text inside links",
+    "article_hint": "structured data or og:type says article (+1), says not (-1), silent (0)",
+    "structured_body_agreement": "overlap with the page's own articleBody (-1 none .. +1 all)",
+    "runner_up_ratio": "runner-up container's score / the chosen one's (near 1: a close call)",
+    "log_skipped_inside": "blocks left out between the first and last body block (log)",
+    "heading_share": "share of body blocks that are h2-h4 headings (teaser lists)",
+    "tag_ratio_agreement": "overlap with the text-dense lines a second method finds",
+    "short_line_share": "share of body lines under 40 characters",
+    "date_line_share": "share of body lines that are short and date-like",
+    "cell_share": "share of body text in table cells and list items",
+    "boxed_share": "share of body text in boxes and asides kept inside the container",
+    "page_type_listing": "the page looks like a listing (1) or not (0)",
+    "page_type_other": "the page looks like neither article nor listing (1) or not (0)",
+    "title_agreement": "title's words found in the body's opening (-1 none .. +1 all)",
+    "description_agreement": "meta description's words in the body's opening (-1 .. +1; 0 none)",
+    "body_share": "body's share of the page's text outside links",
+    "body_link_share": "share of the body's characters inside links",
+    "declared_container": "the body sits in <article>, <main> or articleBody (1) or not (0)",
+    "body_position": "where the body starts on the page (0 top .. 1 bottom)",
+    "log_segments": "number of body text blocks (log)",
+    "short_body": "how far the body is under ~500 characters (0: not short)",
+}
+#: A block left out whose value is at least this share of the best body block's reads like
+#: prose: a near miss, shown beside the body and kept by the "body and near misses" filter.
+NEAR_MISS_SHARE = 0.25
+#: Near misses listed beside the body at the top of the report.
+NEAR_MISSES_SHOWN = 5
 
 
 def _shade(block: BlockExplanation) -> str:
@@ -68,8 +116,17 @@ def _shade(block: BlockExplanation) -> str:
     return "background:#eef0f3"
 
 
-def _block_html(block: BlockExplanation) -> str:
-    kind = "body" if block.in_body else "dropped"
+def near_misses(explanation: Explanation) -> list[BlockExplanation]:
+    """Blocks left out that read like prose (value at least `NEAR_MISS_SHARE` of the best body
+    block's), best first: the ones worth a second look."""
+    best = max((b.value for b in explanation.blocks if b.in_body), default=0.0)
+    floor = max(best * NEAR_MISS_SHARE, 1e-9)
+    misses = [b for b in explanation.blocks if not b.in_body and b.value >= floor]
+    return sorted(misses, key=lambda b: -b.value)
+
+
+def _block_html(block: BlockExplanation, near: frozenset[int] = frozenset()) -> str:
+    kind = "body" if block.in_body else "dropped near" if block.index in near else "dropped"
     style = "" if block.in_body else f' style="{_shade(block)}"'
     meta = (
         f"#{block.index} &lt;{escape(block.tag)}&gt; {escape(block.path)} · value {block.value:g}"
@@ -78,8 +135,8 @@ def _block_html(block: BlockExplanation) -> str:
     reason = f'<span class="reason">{escape(block.reason)}</span>' if block.reason else ""
     detail = f'<div class="detail">{escape(block.detail)}</div>' if block.detail else ""
     return (
-        f'<div class="block {kind}"{style}><div class="meta">{meta}{reason}</div>{detail}'
-        f'<div class="text">{escape(block.text)}</div></div>'
+        f'<div class="block {kind}" id="b{block.index}"{style}><div class="meta">{meta}{reason}'
+        f'</div>{detail}<div class="text">{escape(block.text)}</div></div>'
     )
 
 
@@ -137,22 +194,30 @@ def _confidence_html(explanation: Explanation) -> str:
     c = explanation.confidence
     if c is None:
         return "<p>No confidence computed (no body).</p>"
+    features = sorted(
+        (f for f in c.features if f.presence or f.quality),
+        key=lambda f: -(abs(f.presence) + abs(f.quality)),
+    )
     rows = [
         [
-            f"<td>{escape(f.name)}</td>",
+            f"<td>{escape(FEATURE_LABELS.get(f.name, f.name))}<br>"
+            f'<span class="label-note"><code>{escape(f.name)}</code></span></td>',
             f'<td class="num">{f.value:g}</td>',
             f'<td class="num">{f.presence:+.2f} {_bar(f.presence)}</td>',
             f'<td class="num">{f.quality:+.2f} {_bar(f.quality)}</td>',
         ]
-        for f in c.features
-        if f.presence or f.quality
+        for f in features
     ]
     capped = " (capped: the page type says it is not an article)" if c.capped else ""
     return (
         f"<p>confidence <b>{c.confidence:.3f}</b> = P(article on page) {c.presence:.3f} × "
         f"P(this body is it) {c.quality:.3f}{capped}</p>"
-        "<table><tr><th>feature</th><th>value</th><th>+ presence log-odds</th>"
-        "<th>+ quality log-odds</th></tr>"
+        '<p class="label-note">Each feature is a measure of the page (its value) and its '
+        "contribution to each model's log-odds: positive raises the probability, negative "
+        "lowers it. Largest contributions first.</p>"
+        "<table><tr><th>feature: what it measures</th><th>value</th>"
+        "<th>contribution to P(article on page)</th>"
+        "<th>contribution to P(this body is it)</th></tr>"
         f'<tr><td>intercept</td><td></td><td class="num">{c.presence_intercept:+.2f}</td>'
         f'<td class="num">{c.quality_intercept:+.2f}</td></tr>'
         f"{_rows(rows)}</table>"
@@ -193,30 +258,53 @@ def confidence_kind(confidence: float, min_confidence: float | None = None) -> s
     return "good" if confidence >= max(GOOD_CONFIDENCE, threshold) else "mid"
 
 
-def render_report(
-    article: Article, explanation: Explanation, *, min_confidence: float | None = None
-) -> str:
-    """The whole report as one HTML document; ``min_confidence``: the crawl's drop threshold
-    (None: the setting's default)."""
-    verdict = explanation.content_filter
-    in_body = sum(b.in_body for b in explanation.blocks)
-    chips = [
-        _chip(
-            f"page type: {article.page_type}", "good" if article.page_type == "article" else "bad"
-        ),
-        _chip(
-            f"confidence {article.confidence:.3f}",
-            confidence_kind(article.confidence, min_confidence),
-        ),
-        _chip(
-            "content filter: keep"
-            if verdict.get("keep")
-            else f"content filter: drop ({verdict.get('reason')})",
-            "good" if verdict.get("keep") else "bad",
-        ),
-        _chip(f"{in_body} of {len(explanation.blocks)} blocks in the body"),
-    ]
-    chips += [_chip(f"warning: {w}", "mid") for w in explanation.warnings]
+def _answer_html(article: Article, explanation: Explanation) -> str:
+    """The top of the report: the body blocks the extractor chose, and beside them the
+    runner-up container and the closest blocks it left out, each linking to its place below."""
+    body = [b for b in explanation.blocks if b.in_body]
+    chosen = "".join(_block_html(b) for b in body) or "<p>No block was chosen for the body.</p>"
+    c = explanation.container
+    if c is None:
+        runner = "<p>No container: the page had no text the scorer could use.</p>"
+    else:
+        ratio = c.runner_up_score / c.score if c.score > 0 else 0.0
+        closeness = "a close call" if ratio >= 0.8 else "a clear choice" if ratio < 0.5 else ""
+        runner = (
+            f"<p>chosen: <code>{escape(c.path)}</code> (score {c.score:g}, {escape(c.method)})"
+            "<br>runner-up: "
+            + (
+                f"<code>{escape(c.runner_up_path)}</code> (score {c.runner_up_score:g}, "
+                f"{ratio:.2f} of the chosen{', ' + closeness if closeness else ''})"
+                if c.runner_up_path
+                else "none (nothing else scored above 0)"
+            )
+            + "</p>"
+        )
+    misses = near_misses(explanation)[:NEAR_MISSES_SHOWN]
+    near = (
+        "<h3>Closest blocks left out</h3>"
+        + "".join(
+            f'<div class="lost"><a href="#b{b.index}">#{b.index}</a> value {b.value:g}'
+            f" · {escape(b.reason or 'left out')}: {escape(' '.join(b.text.split())[:90])}</div>"
+            for b in misses
+        )
+        if misses
+        else "<p class='lead'>No block left out reads like prose.</p>"
+    )
+    where = f' (first at <a href="#b{body[0].index}">block #{body[0].index}</a>)' if body else ""
+    return (
+        f'<p class="lead">The body: {len(body)} of {len(explanation.blocks)} blocks{where}, '
+        f"{len(article.body)} characters. Left out: every other block, with its reason, in "
+        '<a href="#blocks">reading order</a>.</p>'
+        f'<div class="answer"><div>{chosen}</div>'
+        f'<div class="runner"><h3>Runner-up</h3>{runner}{near}</div></div>'
+    )
+
+
+def _blocks_html(explanation: Explanation) -> str:
+    """Every block in reading order, with a filter (CSS only: the report has no scripts) to
+    show only the body, or the body and its near misses."""
+    near = frozenset(b.index for b in near_misses(explanation))
     reasons: dict[str, int] = {}
     for block in explanation.blocks:
         if block.reason:
@@ -236,6 +324,77 @@ def render_report(
         if explanation.blocks_left_out
         else ""
     )
+    blocks = "".join(_block_html(b, near) for b in explanation.blocks)
+    return (
+        '<input type="radio" name="show" id="show-all" class="filter-inputs" checked>'
+        '<input type="radio" name="show" id="show-body" class="filter-inputs">'
+        '<input type="radio" name="show" id="show-near" class="filter-inputs">'
+        '<div class="filter">show: <label for="show-all">every block</label>'
+        '<label for="show-body">the body only</label>'
+        f'<label for="show-near">the body and near misses ({len(near)})</label></div>'
+        f'{legend}<div class="blocks">{blocks}</div>{more}'
+    )
+
+
+#: A report section: (anchor id, heading, inner HTML). `render_report` lays them out and lists
+#: them in the jump bar; a new section is one more entry (``extra_sections``).
+Section = tuple[str, str, str]
+
+
+def report_sections(article: Article, explanation: Explanation) -> list[Section]:
+    """The sections after the answer and the blocks, in order."""
+    verdict = explanation.content_filter
+    return [
+        ("container", "Container", _container_html(explanation)),
+        ("metadata", "Metadata sources", _metadata_html(explanation)),
+        ("confidence", "Confidence", _confidence_html(explanation)),
+        (
+            "page-type",
+            f"Page type: {explanation.page_type.page_type}",
+            _mapping_html(explanation.page_type.evidence),
+        ),
+        ("content-filter", "Content filter", _content_filter_html(verdict)),
+    ]
+
+
+def render_report(
+    article: Article,
+    explanation: Explanation,
+    *,
+    min_confidence: float | None = None,
+    extra_sections: Iterable[Section] = (),
+) -> str:
+    """The whole report as one HTML document; ``min_confidence``: the crawl's drop threshold
+    (None: the setting's default); ``extra_sections`` go after the built-in ones."""
+    verdict = explanation.content_filter
+    in_body = sum(b.in_body for b in explanation.blocks)
+    chips = [
+        _chip(
+            f"page type: {article.page_type}", "good" if article.page_type == "article" else "bad"
+        ),
+        _chip(
+            f"confidence {article.confidence:.3f}",
+            confidence_kind(article.confidence, min_confidence),
+        ),
+        _chip(
+            "content filter: keep"
+            if verdict.get("keep")
+            else f"content filter: drop ({verdict.get('reason')})",
+            "good" if verdict.get("keep") else "bad",
+        ),
+        _chip(f"{in_body} of {len(explanation.blocks)} blocks in the body"),
+    ]
+    chips += [_chip(f"warning: {w}", "mid") for w in explanation.warnings]
+    sections = [*report_sections(article, explanation), *extra_sections]
+    jump = "".join(
+        f'<a href="#{anchor}">{escape(heading)}</a>'
+        for anchor, heading in [("answer", "The body"), ("blocks", "All blocks")]
+        + [(anchor, heading) for anchor, heading, _ in sections]
+    )
+    side = "".join(
+        f'<section id="{escape(anchor)}"><h2>{escape(heading)}</h2>{html}</section>'
+        for anchor, heading, html in sections
+    )
     title = article.title or "(no title)"
     return (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
@@ -243,16 +402,12 @@ def render_report(
         f"<title>explain: {escape(title)}</title><style>{_CSS}</style></head><body>"
         f"<header><h1>{escape(title)}</h1>"
         f'<div class="url">{escape(explanation.url or "")}</div>'
-        f'<div class="chips">{"".join(chips)}</div></header><main><div>'
-        f"<section><h2>Text blocks in reading order</h2>{legend}"
-        f"{''.join(map(_block_html, explanation.blocks))}{more}</section></div><div>"
-        f"<section><h2>Container</h2>{_container_html(explanation)}</section>"
-        f"<section><h2>Metadata sources</h2>{_metadata_html(explanation)}</section>"
-        f"<section><h2>Confidence</h2>{_confidence_html(explanation)}</section>"
-        f"<section><h2>Page type: {escape(explanation.page_type.page_type)}</h2>"
-        f"{_mapping_html(explanation.page_type.evidence)}</section>"
-        f"<section><h2>Content filter</h2>{_content_filter_html(verdict)}</section>"
-        "</div></main></body></html>"
+        f'<div class="chips">{"".join(chips)}</div></header>'
+        f'<nav class="jump">{jump}</nav>'
+        f'<section id="answer" style="margin:18px 22px 0"><h2>The body the extractor chose</h2>'
+        f"{_answer_html(article, explanation)}</section>"
+        f'<main><div><section id="blocks"><h2>Every text block in reading order</h2>'
+        f"{_blocks_html(explanation)}</section></div><div>{side}</div></main></body></html>"
     )
 
 

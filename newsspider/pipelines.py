@@ -103,7 +103,8 @@ class ArticlePipeline:
             stats.inc_value(f"newsspider/dropped/reason_count/{reason}")
             raise DropItem(
                 f"Low confidence {confidence:.2f} < {self.config.min_confidence}"
-                f" ({'truncated response' if truncated else page_type}): {item.url}",
+                f" ({'truncated response' if truncated else page_type}): {item.url}"
+                f"; {self._why_hint(item.url)}",
                 log_level="INFO",
             )
         if low:
@@ -134,6 +135,14 @@ class ArticlePipeline:
             "max_bytes": self.config.max_bytes,
         }
         return await self._runner.call(self._extract, *args, **kwargs)
+
+    def _why_hint(self, url: str) -> str:
+        """How to see why a page was dropped: the explain command, and the report folder."""
+        command = f"see why: newsspider explain {url}"
+        folder = self.config.explain_dir
+        if folder is not None:
+            return f"{command} (reports of dropped pages in {folder}, NEWSSPIDER_EXPLAIN_DIR)"
+        return f"{command}, or set NEWSSPIDER_EXPLAIN_DIR to keep a report of each dropped page"
 
     async def _explain(self, page: PageItem) -> None:
         """Write the explain report of a low-confidence page (bounded count, on a worker thread:

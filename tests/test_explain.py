@@ -157,7 +157,7 @@ def test_report_highlights_the_body_and_shows_reasons() -> None:
     article, explanation = _explain(NEWS)
     report = render_report(article, explanation)
     first_paragraph = next(b for b in explanation.blocks if b.in_body).text
-    body_start = report.index('<div class="block body">')
+    body_start = report.index('<div class="block body"')
     assert first_paragraph[:40] in report[body_start : body_start + 2000]
     assert '<span class="reason">furniture</span>' in report
     assert "section.related-stories" in report
@@ -207,7 +207,7 @@ def test_cli_writes_report_and_prints_json(
     assert cli.main(["explain", str(NEWS), "-o", str(out), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert any(b["in_body"] for b in data["blocks"])
-    assert '<div class="block body">' in out.read_text(encoding="utf-8")
+    assert '<div class="block body"' in out.read_text(encoding="utf-8")
     assert cli.main(["explain", str(NEWS)]) == 0
     summary = capsys.readouterr().out
     assert "container div.story-body" in summary and "BODY" in summary

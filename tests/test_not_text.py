@@ -188,7 +188,8 @@ def test_mostly_not_text_threshold() -> None:
 
 def test_cli_reports_binary_as_not_html(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "page.html").write_bytes(BINARY_INPUTS["gzip"])
-    assert main(["extract", str(tmp_path / "page.html"), "--no-progress"]) == 0
+    args = ["extract", str(tmp_path / "page.html"), "--no-progress", "--min-confidence", "0"]
+    assert main(args) == 0
     [record] = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line]
     assert (record["page_type"], record["confidence"], record["body"]) == ("not_html", 0.0, "")
 

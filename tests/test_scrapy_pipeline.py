@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import Counter
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -100,6 +101,18 @@ def test_low_confidence_dropped_at_info() -> None:
     assert LISTING_PAGE.url in str(excinfo.value)
     assert pipeline.stats.values["newsspider/dropped/reason_count/low_confidence"] == 1
     assert pipeline.stats.values["newsspider/pipeline/article_count"] == 0
+
+
+def test_low_confidence_drop_says_how_to_see_why(tmp_path: Path) -> None:
+    with pytest.raises(DropItem) as excinfo:
+        process(make(), LISTING_PAGE)
+    message = str(excinfo.value)
+    assert f"newsspider explain {LISTING_PAGE.url}" in message
+    assert "NEWSSPIDER_EXPLAIN_DIR" in message
+    folder = tmp_path / "why"
+    with pytest.raises(DropItem) as excinfo:
+        process(make(NEWSSPIDER_EXPLAIN_DIR=str(folder)), LISTING_PAGE)
+    assert str(folder) in str(excinfo.value)
 
 
 def test_low_confidence_flagged() -> None:

@@ -10,7 +10,7 @@ one JSONL file, resumably. Needs FastWARC: ``pip install 'newsspider[warc]'``.
 
 from __future__ import annotations
 
-from newsspider.warc.batch import BatchSummary, run_batch
+from newsspider.warc.batch import BatchSummary, input_problem, output_problem, run_batch
 from newsspider.warc.records import (
     SKIP_REASONS,
     WarcArticleItem,
@@ -26,7 +26,9 @@ __all__ = [
     "WarcArticleItem",
     "WarcPage",
     "extract_page",
+    "input_problem",
     "iter_articles",
     "iter_pages",
+    "output_problem",
     "run_batch",
 ]

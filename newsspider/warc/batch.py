@@ -30,7 +30,7 @@ from typing import Any, TextIO
 
 from newsspider.warc.records import WarcArticleItem, extract_page, iter_pages
 
-__all__ = ["BatchSummary", "run_batch"]
+__all__ = ["BatchSummary", "input_problem", "output_problem", "run_batch"]
 
 #: Progress is published every this many records (a shared counter costs a lock per update).
 _PROGRESS_STEP = 25
@@ -230,6 +230,33 @@ class _State:
         shutil.rmtree(self.parts, ignore_errors=True)
 
 
+def input_problem(path: str | Path) -> str | None:
+    """Why the WARC file ``path`` cannot be read, as "what is wrong; what to do", or None."""
+    path = Path(path)
+    if path.is_dir():
+        return "is a folder; give the WARC files in it (for example folder/*.warc.gz)"
+    if not path.exists():
+        return "no such file; check the path"
+    if not os.access(path, os.R_OK):
+        return "cannot be read (permission denied)"
+    return None
+
+
+def output_problem(out: str | Path) -> str | None:
+    """Why the JSONL output ``out`` cannot be written, as "what is wrong; what to do", or None.
+    Checked before any work starts (and before anything is created)."""
+    out = Path(out)
+    if out.is_dir():
+        return "is a folder; give a file name, for example " + str(out / "articles.jsonl")
+    folder = out.parent
+    if not folder.is_dir():
+        what = "is not a folder" if folder.exists() else "does not exist"
+        return f"its folder {folder} {what}; create it or give another path"
+    if not os.access(folder, os.W_OK | os.X_OK) or (out.exists() and not os.access(out, os.W_OK)):
+        return "cannot be written (permission denied); give another path"
+    return None
+
+
 def run_batch(
     files: Sequence[str | Path],
     out: str | Path,
@@ -247,6 +274,16 @@ def run_batch(
     starts over). ``jobs`` worker processes (1: in this process).
     """
     summary = BatchSummary()
+    unreadable = {}
+    for given in map(str, files):
+        problem = input_problem(given)
+        if problem is not None:
+            unreadable[str(Path(given).resolve())] = f"{given}: {problem}"
+    if len(unreadable) == len({str(Path(f).resolve()) for f in files}):
+        # Nothing to read: no output, no finished-files list (an earlier run's stay as they were).
+        summary.files = len(unreadable)
+        summary.file_errors.extend(unreadable.values())
+        return summary
     state = _State(Path(out), restart)
     pending: list[tuple[str, str]] = []  # (as given, key in the finished-files list)
     seen: set[str] = set()
@@ -258,8 +295,8 @@ def run_batch(
         summary.files += 1
         if key in state.done:
             summary.already_done += 1
-        elif not Path(given).is_file():
-            summary.file_errors.append(f"{given}: no such file")
+        elif key in unreadable:
+            summary.file_errors.append(unreadable[key])
         else:
             pending.append((given, key))
     shards = max(1, -(-jobs // len(pending))) if pending else 1

@@ -3,7 +3,8 @@
 Order: byte-order mark; a UTF-16/32 label from the caller when the bytes carry its NULs; valid
 UTF-8 (a page that decodes as UTF-8 is UTF-8 whatever its label
 says: mislabelled UTF-8 is far more common than text that happens to be valid UTF-8); the
-caller's encoding (the HTTP header); the page's own ``<meta charset>``; statistical detection.
+caller's encoding (the HTTP header); the page's own ``<meta charset>``; then the evidence of the
+bytes: every legacy code page's decoding scored as text of one language (`charset_detect`).
 A declared encoding is only believed when the bytes agree with it, so a wrong label falls through
 to the next source instead of producing mojibake.
 """
@@ -18,6 +19,7 @@ from typing import Final
 from w3lib.encoding import html_body_declared_encoding, read_bom, resolve_encoding
 
 from newsspider.core_loader import CompiledTwin
+from newsspider.extraction.parse.charset_detect import detect_legacy
 
 # Multi-byte encodings whose decoders reject foreign bytes, so a strict decode is a real test.
 _MULTIBYTE: Final = frozenset(
@@ -25,7 +27,6 @@ _MULTIBYTE: Final = frozenset(
 )
 # Single-byte Latin encodings that decode anything, so they need a plausibility check instead.
 _LATIN_SINGLE_BYTE: Final = frozenset({"cp1252", "latin_1", "iso8859_15", "cp1250", "iso8859_2"})
-_DETECT_SAMPLE: Final = 256 * 1024
 # UTF-16/32 without a BOM: the sample in which the NUL bytes of ASCII markup must show.
 _WIDE_SAMPLE: Final = 4096
 _WIDE_CODECS: Final = frozenset(
@@ -34,8 +35,6 @@ _WIDE_CODECS: Final = frozenset(
 # Least share of code units with their NULs where ASCII characters put them (markup, spaces,
 # digits and punctuation give far more, even in Cyrillic or CJK text); other bytes have none.
 _WIDE_MIN_SHARE: Final = 0.05
-# "[^<>]", not "[^>]": with "<" * N and no ">" each "<" would scan to the end (quadratic).
-_TAGS: Final = re.compile(rb"<[^<>]*>")
 _NON_ASCII_LETTER_RUN: Final = re.compile(r"[À-ÿ]{3,}")
 _UTF8_SLICE: Final = 256 * 1024
 # Python's codecs for its own string literals: they read a page's backslashes as escapes (and
@@ -200,12 +199,12 @@ def _believe(data: bytes, codec: str) -> str | None:
 
 
 def _detect(data: bytes) -> str | None:
-    from charset_normalizer import from_bytes
-
-    # Markup is ASCII and drowns the signal; the detector only needs the text.
-    sample = _TAGS.sub(b" ", data[:_DETECT_SAMPLE])
-    best = from_bytes(sample).best()
-    return _codec_name(best.encoding) if best is not None else None
+    # All of it (`detect_legacy` reads a bounded part): the first 256 kB of a big page can
+    # be scripts and styles, its text further on.
+    # The codec as scored (not w3lib's browser mapping: Shift_JIS read as cp932 is another
+    # decoding than the one judged plausible), under its canonical name.
+    detected = detect_legacy(data)
+    return codecs.lookup(detected).name if detected is not None else None
 
 
 def decode_html(data: bytes, encoding: str | None = None) -> DecodedPage:
