@@ -29,6 +29,8 @@ from newsspider.settings_defaults import DEFAULTS, REDIS_IDLE_CLOSE
 
 HEARTBEAT = 1.0
 STALE_AFTER = 3 * HEARTBEAT
+#: How often an idle worker looks at the shared queue again (one Redis call each time).
+WAKE = 0.1
 _STATS = "newsspider/shared_crawl/"
 
 
@@ -46,6 +48,7 @@ class SharedCrawlCoordinator:
         self.seeds: SeedList | None = None
         self._idle_since: float | None = None
         self._loop: Any = None
+        self._wake_loop: Any = None
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> Self:
@@ -63,10 +66,13 @@ class SharedCrawlCoordinator:
         self._beat(busy=True)  # starting up: peers must not close under a newcomer's feet
         self._loop = create_looping_call(self._tick)
         self._loop.start(HEARTBEAT, now=False)
+        self._wake_loop = create_looping_call(self._wake)
+        self._wake_loop.start(WAKE, now=False)
 
     def spider_closed(self, spider: Any) -> None:
-        if self._loop is not None and self._loop.running:
-            self._loop.stop()
+        for loop in (self._loop, self._wake_loop):
+            if loop is not None and loop.running:
+                loop.stop()
         queue = self.tracker.queue
         if queue is not None:
             # Requests taken and not finished (a shutdown, a page limit) go back to the peers.
@@ -107,10 +113,13 @@ class SharedCrawlCoordinator:
         queue = self.tracker.queue
         if queue is not None and self.keys is not None:
             reclaim(queue, self.keys.workers, self.watch)
-        # An idle engine looks at its scheduler again only every 5 s (its heartbeat); wake it
-        # so that it sees requests and seeds that peers pushed meanwhile. Scrapy has no public
-        # call for this.
-        slot = getattr(engine, "_slot", None)
+
+    def _wake(self) -> None:
+        # An engine with free slots looks at its scheduler again only when a download ends or
+        # every 5 s (its heartbeat); wake it so that it soon sees requests that peers pushed
+        # meanwhile (a worker that starts with an empty queue, or drains it, would otherwise
+        # wait). Scrapy has no public call for this.
+        slot = getattr(self.crawler.engine, "_slot", None)
         if slot is not None:
             slot.nextcall.schedule()
 

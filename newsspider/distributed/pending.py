@@ -38,7 +38,7 @@ import itertools
 import logging
 import time
 import weakref
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Final, Self
@@ -57,8 +57,15 @@ logger = logging.getLogger(__name__)
 TOKEN_META: Final = "newsspider_pending"
 _STATS: Final = "newsspider/shared_crawl/"
 
-# KEYS: queue, pending. ARGV: token. The lowest score first, as scrapy-redis's pop.
+# KEYS: queue, pending. ARGV: token. The lowest score first, as scrapy-redis's pop. Sent again
+# with the same token (redis-py retries a command whose reply was lost), it answers the request
+# it took the first time instead of taking another.
 _POP = """
+local taken = redis.call('HGET', KEYS[2], ARGV[1])
+if taken then
+  local cut = string.find(taken, '|', 1, true)
+  return string.sub(taken, cut + 1)
+end
 local r = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 if #r == 0 then return false end
 redis.call('ZREM', KEYS[1], r[1])
@@ -282,14 +289,15 @@ class PendingPriorityQueue(PriorityQueue):  # type: ignore[misc]  # scrapy-redis
 class DeadWorkers:
     """Which workers stopped beating, by this worker's own clock (module docstring)."""
 
-    def __init__(self, dead_after: float) -> None:
+    def __init__(self, dead_after: float, clock: Callable[[], float] = time.monotonic) -> None:
         self.dead_after = dead_after
+        self.clock = clock
         #: worker -> (last heartbeat value seen, when it was first seen, monotonic).
         self._seen: dict[str, tuple[bytes | None, float]] = {}
         self._last_look = 0.0
 
     def dead(self, owners: Iterable[str], beats: dict[str, bytes | None]) -> list[str]:
-        now = time.monotonic()
+        now = self.clock()
         if now - self._last_look > self.dead_after / 2:
             # We could not look for a while (Redis was away, or this process stalled): what
             # we saw before says nothing about now.
