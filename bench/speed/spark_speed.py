@@ -114,13 +114,17 @@ def _report(
         f"({args.corpus}), {args.repeat} round(s), medians; load average at the end: {load}; "
         f"SparkSession start {jvm_start:.1f} s (not timed below)"
     )
-    print("| mode | wall s | records/s | x warc -j 2 | articles out |")
-    print("|---|---:|---:|---:|---:|")
+    print("| mode | wall s | records/s | x warc -j 2 | wall s of the rounds | articles out |")
+    print("|---|---:|---:|---:|---|---:|")
     base = records / med["warc -j 2"]
     for mode in ("warc -j 2", "spark local[2]"):
         rate = records / med[mode]
-        print(f"| {mode} | {med[mode]:.2f} | {rate:.0f} | {rate / base:.2f} | {counts[mode]} |")
-    print(f"| spark, 1 record | {med['spark, 1 rec.']:.2f} | | | {counts['spark, 1 rec.']} |")
+        rounds = ", ".join(f"{t:.1f}" for t in times[mode])
+        print(f"| {mode} | {med[mode]:.2f} | {rate:.0f} | {rate / base:.2f} | {rounds} |"
+              f" {counts[mode]} |")  # fmt: skip
+    rounds = ", ".join(f"{t:.2f}" for t in times["spark, 1 rec."])
+    print(f"| spark, 1 record | {med['spark, 1 rec.']:.2f} | | | {rounds} |"
+          f" {counts['spark, 1 rec.']} |")  # fmt: skip
     overhead = (med["spark local[2]"] - med["spark, 1 rec."] - med["warc -j 2"]) / records
     ratio = (records / med["spark local[2]"]) / base
     print(f"\nSpark per job: {med['spark, 1 rec.']:.2f} s; per record beyond warc -j 2: "
