@@ -43,6 +43,7 @@ from pyspark.sql.types import (
     StructType,
 )
 
+from newsspider.settings_defaults import DEFAULTS, MIN_CONFIDENCE
 from newsspider.warc.batch import iter_records, record_row
 from newsspider.warc.records import WarcArticleItem
 
@@ -140,7 +141,7 @@ def extract_warcs(
     *,
     path_column: str = "path",
     shards_per_file: int = 1,
-    min_confidence: float = 0.0,
+    min_confidence: float = DEFAULTS[MIN_CONFIDENCE],
     algorithm: str = "default",
     skips: Accumulator[dict[str, int]] | None = None,
 ) -> DataFrame:
@@ -149,7 +150,8 @@ def extract_warcs(
     ``source`` is a SparkSession with ``paths``, or a DataFrame of paths in ``path_column``
     (e.g. ``spark.read.text("warc.paths").withColumnRenamed("value", "path")``). Each file
     (or each of its ``shards_per_file`` byte ranges, `newsspider.warc.iter_pages`) is one
-    partition. ``skips``: an accumulator made with `SkipCounts` to count skipped responses.
+    partition. ``min_confidence``: as ``newsspider warc`` (the crawl's default, 0.3).
+    ``skips``: an accumulator made with `SkipCounts` to count skipped responses.
     Nothing runs until an action (``write``, ``count``...).
     """
     if paths is None:
@@ -200,7 +202,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", required=True, help="folder: writes parquet/ and jsonl/")
     parser.add_argument("--master", default=None, help="e.g. local[2]; default: spark-submit's")
     parser.add_argument("--shards-per-file", type=int, default=1)
-    parser.add_argument("--min-confidence", type=float, default=0.3)
+    parser.add_argument("--min-confidence", type=float, default=DEFAULTS[MIN_CONFIDENCE])
     parser.add_argument("--algorithm", default="default")
     args = parser.parse_args(argv)
     spark = spark_session(args.master)
