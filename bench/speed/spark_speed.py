@@ -15,7 +15,8 @@ are written at bench time into a temporary folder. Timed, interleaved, medians o
     warc, 1 rec.   `run_batch` over the one-record archive: the pool's fixed cost (starting two
                    worker processes)
 
-Both write every HTML record (min confidence 0). Per-record overhead = ((spark - spark 1 rec.) - (warc - warc 1 rec.)) / records: what Spark
+Both write every HTML record (min confidence 0).
+Per-record overhead = ((spark - spark 1 rec.) - (warc - warc 1 rec.)) / records: what Spark
 adds per record once each side's fixed cost is set aside. Goal: spark >= 0.8x warc -j 2 (whole
 wall times). The session is kept small (512 MB driver heap). Needs pyspark and Java 17+.
 """
