@@ -89,6 +89,18 @@ def _urls(*outs: Path) -> list[str]:
     return urls
 
 
+def _held(client: Any, pid: int) -> int:
+    """Requests pending under a worker of this process id (worker ids: host:pid:suffix)."""
+    return sum(
+        1 for token in client.hkeys(f"{KEY}:requests:pending") if f":{pid}:".encode() in token
+    )
+
+
+def _lines_written(out: Path) -> int:
+    path = out / "items.jsonl"
+    return path.read_bytes().count(b"\n") if path.exists() else 0
+
+
 def _stats(out: Path) -> dict[str, Any]:
     stats: dict[str, Any] = json.loads((out / "stats.json").read_text())
     return stats
@@ -113,10 +125,17 @@ def test_worker_killed_mid_crawl_then_restarted(tmp_path: Path) -> None:
         a, b = tmp_path / "a", tmp_path / "b"
         first, peer = _worker(a, server.url), _worker(b, server.url)
         client.lpush(f"{KEY}:start_urls", site.url + "/")
-        # Mid-crawl: the killed worker holds requests it has taken (pages in flight).
-        _until(lambda: _article_hits(site) >= 50)
-        taken = client.hlen(f"{KEY}:requests:pending")
+        # Mid-crawl: the worker to kill has exported articles and holds requests it has taken
+        # (pages in flight).
+        _until(
+            lambda: (
+                _article_hits(site) >= 50
+                and _lines_written(a) >= 10
+                and _held(client, first.pid) > 0
+            )
+        )
         first.send_signal(signal.SIGKILL)
+        taken = _held(client, first.pid)
         first.wait()
         killed_urls = _urls(a)
         again = _worker(a, server.url)  # the same command again, appending to the same file
@@ -135,7 +154,7 @@ def test_worker_killed_mid_crawl_then_restarted(tmp_path: Path) -> None:
         assert max(hits.get(path, 0) for path in pages) <= 2
         reclaimed = sum(s.get("newsspider/shared_crawl/reclaimed_count", 0) for s in stats)
         assert taken > 0
-        assert reclaimed > 0  # the dead worker's requests went back into the queue
+        assert reclaimed >= taken  # the dead worker's requests went back into the queue
         assert all(s["finish_reason"] == "finished" for s in stats)
         _assert_done(client)
         twice = sum(1 for path in pages if hits.get(path, 0) == 2)
