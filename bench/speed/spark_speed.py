@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.corpus import Page, corpora_root, load_corpus
-from bench.warc_speed import write_archive
+from bench.speed.warc_speed import write_archive
 
 GOAL = 0.8
 
