@@ -6,7 +6,7 @@ PY     := $(BIN)/python
 
 comma  := ,
 
-.PHONY: test lint bench demo clean tox tox-min
+.PHONY: test lint bench demo clean tox tox-min test-slow
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -53,6 +53,17 @@ tox: $(VENV)/.stamp-test
 # The floors only: CI runs `make test` (the newest releases) and this.
 tox-min: $(VENV)/.stamp-test
 	$(BIN)/tox -e min
+
+# The spark extra's requirements (pyspark: a few hundred MB) only where the Spark test runs,
+# read from the installed metadata: `pip install -e .[spark]` would rebuild the compiled core.
+$(VENV)/.stamp-spark: $(VENV)/.stamp-test
+	$(PY) -c 'import importlib.metadata as m; print("\n".join(r.split(";")[0] for r in m.requires("newsspider") if "extra == \"spark\"" in r))' | xargs $(PY) -m pip install --quiet
+	touch $@
+
+# Slow end-to-end tests: a real Scrapyd, a shared crawl's faults (SIGKILL, Redis restart), the
+# Spark job in local mode (needs Java 17+). CI runs them once (.ci/run).
+test-slow: $(VENV)/.stamp-spark
+	NEWSSPIDER_SLOW_TESTS=1 $(PY) -m pytest tests/test_scrapyd.py tests/test_shared_crawl_faults.py tests/test_spark.py
 
 bench: $(VENV)/.stamp-bench
 	$(PY) -m bench $(BENCH_ARGS)

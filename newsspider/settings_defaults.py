@@ -111,11 +111,18 @@ TRUNCATED_MAX_CONFIDENCE: Final = "NEWSSPIDER_TRUNCATED_MAX_CONFIDENCE"
 #: processes and hosts; unset (default), the crawl runs in this process only.
 REDIS_URL: Final = "NEWSSPIDER_REDIS_URL"
 #: Prefix of the crawl's Redis keys (``%(spider)s`` is the spider's name): ``PREFIX:start_urls``
-#: (the seed list), ``PREFIX:requests``, ``PREFIX:dupefilter``, ``PREFIX:workers``.
+#: (the seed list), ``PREFIX:requests`` (and ``:pending``), ``PREFIX:dupefilter``,
+#: ``PREFIX:workers``, ``PREFIX:items``.
 REDIS_KEY: Final = "NEWSSPIDER_REDIS_KEY"
 #: Seconds a worker waits with nothing to do (no seeds, empty shared queue, no busy peer)
 #: before it closes; 0: wait for seeds forever.
 REDIS_IDLE_CLOSE: Final = "NEWSSPIDER_REDIS_IDLE_CLOSE"
+#: Seconds without a new heartbeat after which a worker counts as dead and the requests it had
+#: taken go back into the shared queue (docs/scale-out.md).
+REDIS_DEAD_AFTER: Final = "NEWSSPIDER_REDIS_DEAD_AFTER"
+#: Seconds a worker waits for an unreachable Redis (retrying, with a logged warning) before a
+#: Redis call fails.
+REDIS_OUTAGE: Final = "NEWSSPIDER_REDIS_OUTAGE"
 
 # --- near-duplicate bodies (`newsspider.near_duplicates`) ------------------------------------
 
@@ -176,6 +183,8 @@ DEFAULTS: Final[dict[str, Any]] = {
     NEAR_DUPLICATES: None,
     NEAR_DUPLICATES_THRESHOLD: 0.4,
     NEAR_DUPLICATES_MAX_PAGES: 10_000,
+    REDIS_DEAD_AFTER: 10.0,
+    REDIS_OUTAGE: 300.0,
 }
 
 #: Settings the add-on sets (at "addon" priority, so project settings win) besides components.

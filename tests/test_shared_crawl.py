@@ -39,6 +39,15 @@ def test_addon_switches_scheduler_and_dupefilter_only_with_the_url() -> None:
     assert shared.get("DUPEFILTER_CLASS") == "scrapy_redis.dupefilter.RFPDupeFilter"
     assert shared.getbool("SCHEDULER_PERSIST")
     assert shared.get("SCHEDULER_QUEUE_KEY") == "newsspider:%(spider)s:requests"
+    # Popped requests stay pending; Redis away is waited out; items exactly-once in the feeds.
+    assert shared.get("SCHEDULER_QUEUE_CLASS").endswith("pending.PendingPriorityQueue")
+    assert shared.getdict("REDIS_PARAMS")["retry"].get_retries() > 0
+    pending = "newsspider.distributed.pending."
+    assert pending + "ExactlyOnceItems" in shared.getdict("ITEM_PIPELINES")
+    assert pending + "PendingSpiderMiddleware" in shared.getdict("SPIDER_MIDDLEWARES")
+    assert pending + "PendingDownloaderMiddleware" in shared.getdict("DOWNLOADER_MIDDLEWARES")
+    assert shared.getdict("FEED_STORAGES")["file"] == pending + "UnbufferedFileFeedStorage"
+    assert "pending" not in str(plain.get("SCHEDULER_QUEUE_CLASS"))
     # Neither its pipeline nor its stats collector.
     assert not any("scrapy_redis" in str(k) for k in shared.getdict("ITEM_PIPELINES"))
     assert "scrapy_redis" not in str(shared.get("STATS_CLASS"))

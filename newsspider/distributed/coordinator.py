@@ -6,27 +6,31 @@ worker writes a heartbeat (busy or idle) to ``PREFIX:workers`` each second, and 
 closes only after ``NEWSSPIDER_REDIS_IDLE_CLOSE`` seconds during which the seed list and the
 shared queue stayed empty and no peer was busy. Meanwhile it takes seeds pushed later. A worker
 that died stops counting as busy once its heartbeat is ``STALE_AFTER`` seconds old.
+
+The same tick puts the requests that dead workers had taken back into the queue
+(`newsspider.distributed.pending`), and a worker does not close while any worker holds
+requests it has not finished.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import socket
 import time
-import uuid
 from typing import Any, Self
 
 from scrapy import signals
 from scrapy.exceptions import DontCloseSpider
 from scrapy.utils.asyncio import create_looping_call
 
-from newsspider.distributed.keys import CrawlKeys, redis_client
+from newsspider.distributed.keys import CrawlKeys, new_worker_id, redis_client
+from newsspider.distributed.pending import DeadWorkers, dead_after, reclaim, tracker_for
 from newsspider.distributed.seeds import SeedList
 from newsspider.settings_defaults import DEFAULTS, REDIS_IDLE_CLOSE
 
 HEARTBEAT = 1.0
 STALE_AFTER = 3 * HEARTBEAT
+#: How often an idle worker looks at the shared queue again (one Redis call each time).
+WAKE = 0.1
 _STATS = "newsspider/shared_crawl/"
 
 
@@ -34,12 +38,17 @@ class SharedCrawlCoordinator:
     def __init__(self, crawler: Any) -> None:
         self.crawler = crawler
         self.idle_close = float(crawler.settings.get(REDIS_IDLE_CLOSE, DEFAULTS[REDIS_IDLE_CLOSE]))
-        self.worker_id = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self.tracker = tracker_for(crawler)
+        if not self.tracker.worker_id:
+            self.tracker.worker_id = new_worker_id()
+        self.worker_id = self.tracker.worker_id
+        self.watch = DeadWorkers(dead_after(crawler.settings))
         self.client: Any = None
         self.keys: CrawlKeys | None = None
         self.seeds: SeedList | None = None
         self._idle_since: float | None = None
         self._loop: Any = None
+        self._wake_loop: Any = None
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> Self:
@@ -53,18 +62,32 @@ class SharedCrawlCoordinator:
         self.keys = CrawlKeys.from_settings(self.crawler.settings, spider.name)
         self.client = redis_client(self.crawler.settings)
         self.seeds = SeedList(self.client, self.keys.start_urls)
+        self.tracker.items_key = self.keys.items
         self._beat(busy=True)  # starting up: peers must not close under a newcomer's feet
         self._loop = create_looping_call(self._tick)
         self._loop.start(HEARTBEAT, now=False)
+        self._wake_loop = create_looping_call(self._wake)
+        self._wake_loop.start(WAKE, now=False)
 
     def spider_closed(self, spider: Any) -> None:
-        if self._loop is not None and self._loop.running:
-            self._loop.stop()
+        for loop in (self._loop, self._wake_loop):
+            if loop is not None and loop.running:
+                loop.stop()
+        queue = self.tracker.queue
+        if queue is not None:
+            # Requests taken and not finished (a shutdown, a page limit) go back to the peers.
+            released = queue.release_own()
+            if released:
+                self._stats("released_count", released)
         if self.client is not None and self.keys is not None:
             self.client.hdel(self.keys.workers, self.worker_id)
 
     def spider_idle(self, spider: Any) -> None:
         assert self.seeds is not None
+        queue = self.tracker.queue
+        if queue is not None:
+            # Nothing is in flight here: whatever this worker still has pending is finished.
+            queue.forget_own()
         seeds = self.seeds.pop()
         if seeds:
             for request in spider.requests_for_seeds(seeds):
@@ -72,7 +95,7 @@ class SharedCrawlCoordinator:
             self._stats("late_seed_count", len(seeds))
             self._idle_since = None
             raise DontCloseSpider
-        if self._queued() or self._busy_peers():
+        if self._queued() or self._busy_peers() or self._pending():
             self._idle_since = None
             raise DontCloseSpider
         now = time.monotonic()
@@ -87,10 +110,16 @@ class SharedCrawlCoordinator:
     def _tick(self) -> None:
         engine = self.crawler.engine
         self._beat(busy=not engine.spider_is_idle())
-        # An idle engine looks at its scheduler again only every 5 s (its heartbeat); wake it
-        # so that it sees requests and seeds that peers pushed meanwhile. Scrapy has no public
-        # call for this.
-        slot = getattr(engine, "_slot", None)
+        queue = self.tracker.queue
+        if queue is not None and self.keys is not None:
+            reclaim(queue, self.keys.workers, self.watch)
+
+    def _wake(self) -> None:
+        # An engine with free slots looks at its scheduler again only when a download ends or
+        # every 5 s (its heartbeat); wake it so that it soon sees requests that peers pushed
+        # meanwhile (a worker that starts with an empty queue, or drains it, would otherwise
+        # wait). Scrapy has no public call for this.
+        slot = getattr(self.crawler.engine, "_slot", None)
         if slot is not None:
             slot.nextcall.schedule()
 
@@ -114,6 +143,11 @@ class SharedCrawlCoordinator:
             if beat.get("busy") and now - float(beat.get("time", 0)) < STALE_AFTER:
                 return True
         return False
+
+    def _pending(self) -> int:
+        """Requests some worker took and has not finished (a dead one's wait for `reclaim`)."""
+        queue = self.tracker.queue
+        return queue.pending() if queue is not None else 0
 
     def _queued(self) -> int:
         assert self.keys is not None

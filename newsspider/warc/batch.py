@@ -21,16 +21,16 @@ import signal
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, TextIO
 
-from newsspider.warc.records import WarcArticleItem, extract_page, iter_pages
+from newsspider.warc.records import WarcArticleItem, WarcPage, extract_page, iter_pages
 
-__all__ = ["BatchSummary", "input_problem", "output_problem", "run_batch"]
+__all__ = ["BatchSummary", "input_problem", "iter_records", "output_problem", "record_row", "run_batch"]
 
 #: Progress is published every this many records (a shared counter costs a lock per update).
 _PROGRESS_STEP = 25
@@ -119,40 +119,78 @@ def run_task(task: Task) -> TaskResult:
     result = TaskResult(task.file_index, task.shard)
     skipped: Counter[str] = Counter()
     unpublished = 0
-    path, min_confidence = task.path, task.min_confidence
+
+    def page_read() -> None:
+        nonlocal unpublished
+        result.pages += 1
+        unpublished += 1
+        if unpublished >= _PROGRESS_STEP:
+            _sink.publish(unpublished)
+            unpublished = 0
+
+    def record_error(page: WarcPage, exc: Exception) -> None:
+        if result.first_error is None:
+            result.first_error = f"{page.url} ({page.file}@{page.offset}): {exc!r}"
+
     with open(task.part, "w", encoding="utf-8") as out:
         try:
-            pages = iter_pages(path, shard=task.shard, shards=task.shards, skipped=skipped)
-            for page in pages:
-                result.pages += 1
-                unpublished += 1
-                if unpublished >= _PROGRESS_STEP:
-                    _sink.publish(unpublished)
-                    unpublished = 0
-                try:
-                    item = extract_page(page, algorithm=task.algorithm)
-                except Exception as exc:  # counted, never fatal
-                    skipped["error"] += 1
-                    if result.first_error is None:
-                        result.first_error = f"{page.url} ({page.file}@{page.offset}): {exc!r}"
-                    continue
-                if item.confidence < min_confidence:
-                    skipped["low_confidence"] += 1
-                    continue
-                out.write(json.dumps(_row(item), ensure_ascii=False) + "\n")
+            items = iter_records(
+                task.path,
+                shard=task.shard,
+                shards=task.shards,
+                min_confidence=task.min_confidence,
+                algorithm=task.algorithm,
+                skipped=skipped,
+                on_page=page_read,
+                on_error=record_error,
+            )
+            for item in items:
+                out.write(json.dumps(record_row(item), ensure_ascii=False) + "\n")
                 result.articles += 1
         except OSError as exc:
-            result.file_error = f"{path}: {exc}"
+            result.file_error = f"{task.path}: {exc}"
     _sink.publish(unpublished)
     result.skipped = dict(skipped)
     return result
+
+
+def iter_records(
+    path: str,
+    *,
+    shard: int = 0,
+    shards: int = 1,
+    min_confidence: float = 0.0,
+    algorithm: str = "default",
+    skipped: Counter[str],
+    on_page: Callable[[], None] | None = None,
+    on_error: Callable[[WarcPage, Exception], None] | None = None,
+) -> Iterator[WarcArticleItem]:
+    """The records of one shard of one file, as ``newsspider warc`` writes them (the Spark job
+    runs this too). Skips are counted in ``skipped`` (`SKIP_REASONS`); a per-record error is
+    counted and passed to ``on_error``, never raised. A file that breaks off raises `OSError`
+    after the records before the break."""
+    for page in iter_pages(path, shard=shard, shards=shards, skipped=skipped):
+        if on_page is not None:
+            on_page()
+        try:
+            item = extract_page(page, algorithm=algorithm)
+        except Exception as exc:  # counted, never fatal
+            skipped["error"] += 1
+            if on_error is not None:
+                on_error(page, exc)
+            continue
+        if item.confidence < min_confidence:
+            skipped["low_confidence"] += 1
+            continue
+        yield item
 
 
 #: Field names in declaration order: the JSONL field order.
 _FIELDS = tuple(f.name for f in fields(WarcArticleItem))
 
 
-def _row(item: WarcArticleItem) -> dict[str, Any]:
+def record_row(item: WarcArticleItem) -> dict[str, Any]:
+    """The JSONL record of an item: its fields in declaration order."""
     # Shallow: `dataclasses.asdict` deep-copies every list only for json.dumps to read it.
     return {name: getattr(item, name) for name in _FIELDS}
 
