@@ -302,6 +302,11 @@ def _print_summary(article: Article, explanation: Explanation) -> None:
         out.write(f"({c.runner_up_score:g}), method {c.method}\n")
     for source in explanation.metadata:
         out.write(f"{source.field}: {source.value!r} from {source.source}\n")
+    if explanation.committee is not None:
+        committee = explanation.committee
+        members = ", ".join(f"{m.method} {m.agreement:.2f}" for m in committee.members)
+        used = "read by the confidence" if committee.used else "not read: far from the drop line"
+        out.write(f"committee agreement {committee.mean_agreement:.2f} ({members}; {used})\n")
     for block in explanation.blocks:
         mark = "BODY" if block.in_body else (block.reason or "-")
         text = " ".join(block.text.split())[:70]

@@ -159,6 +159,35 @@ def _confidence_html(explanation: Explanation) -> str:
     )
 
 
+def _committee_html(explanation: Explanation) -> str:
+    """Each seed method's agreement with the body and its body's opening (folded)."""
+    c = explanation.committee
+    if c is None:
+        return "<p>No committee (no body).</p>"
+    use = (
+        "the confidence reads it (the confidence without it was near the drop line)"
+        if c.used
+        else "shown only: the confidence without it was far from the drop line"
+    )
+    rows = [
+        [
+            f"<td>{escape(m.method)}</td>",
+            f'<td class="num">{m.agreement:.3f} {_bar(m.agreement * 3)}</td>',
+            f'<td class="num">{m.chars}</td>',
+            "<td><details><summary>body</summary>"
+            f'<div class="text">{escape(m.preview)}</div></details></td>'
+            if m.chars
+            else "<td><i>no body</i></td>",
+        ]
+        for m in c.members
+    ]
+    return (
+        f"<p>mean agreement <b>{c.mean_agreement:.3f}</b> (shingle F1 with the body); {use}</p>"
+        "<table><tr><th>method</th><th>agreement</th><th>chars</th><th>its body</th></tr>"
+        f"{_rows(rows)}</table>"
+    )
+
+
 def _mapping_html(values: Mapping[str, Any]) -> str:
     rows = [
         [f"<th>{escape(str(k))}</th>", f'<td class="num">{escape(str(v))}</td>']
@@ -249,6 +278,7 @@ def render_report(
         f"<section><h2>Container</h2>{_container_html(explanation)}</section>"
         f"<section><h2>Metadata sources</h2>{_metadata_html(explanation)}</section>"
         f"<section><h2>Confidence</h2>{_confidence_html(explanation)}</section>"
+        f"<section><h2>Committee of seed methods</h2>{_committee_html(explanation)}</section>"
         f"<section><h2>Page type: {escape(explanation.page_type.page_type)}</h2>"
         f"{_mapping_html(explanation.page_type.evidence)}</section>"
         f"<section><h2>Content filter</h2>{_content_filter_html(verdict)}</section>"

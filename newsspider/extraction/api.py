@@ -17,14 +17,17 @@ from newsspider.extraction.binary import (
 )
 from newsspider.extraction.cleaning import clean_tree
 from newsspider.extraction.collector import collector_paused
+from newsspider.extraction.committee import run_committee
 from newsspider.extraction.confidence import (
     DROP_THRESHOLD,
     article_presence,
     body_quality,
     combine,
+    committee_can_change,
     confidence_features,
     page_evidence,
     structured_agreement,
+    with_committee,
 )
 from newsspider.extraction.decoding import DecodedPage, decode_html
 from newsspider.extraction.html_output import body_html
@@ -179,6 +182,20 @@ def _extract(
     # P(an article is present) once: the confidence is it times the body's quality.
     presence = article_presence(features) if text else 0.0
     confidence = combine(presence, body_quality(features), page_type) if text else 0.0
+    # The committee of seed methods (`committee`) sits only where the confidence is in the band
+    # where its evidence can move the page across the drop line; an explanation always shows it.
+    # It changes the confidence only: the page-content decision below reads the confidence
+    # without it, so no body changes with it.
+    reported = confidence
+    committee_used = choice is not None and bool(text) and committee_can_change(confidence)
+    if committee_used or (record is not None and choice is not None and text):
+        committee = run_committee(page, selection)
+        # The models without the committee do not read its features: nothing else changes.
+        features = with_committee(features, committee)
+        if committee_used:
+            reported = combine(presence, body_quality(features, committee=True), page_type)
+        if record is not None:
+            record.committee, record.committee_used = committee, committee_used
     if (
         choice is not None
         and thread is None
@@ -195,6 +212,8 @@ def _extract(
             selection, text = content, body_text(page, content)
             page_type = no_article_type(signals, shape) if page_type == "empty" else page_type
             warnings.append("no-article")
+            # Not an article, so under the drop line whatever the committee said.
+            reported = min(reported, confidence)
     if record is not None:
         record.selection, record.runner_up_ratio = selection, runner_up_ratio
         record.signals, record.shape, record.features = signals, shape, features
@@ -207,7 +226,7 @@ def _extract(
         body=text,
         body_html=body_html(page, selection.segment_ids, selection.caption_ids),
         page_type=page_type,
-        confidence=confidence,
+        confidence=reported,
         encoding=used_encoding,
         warnings=tuple(warnings),
         **_metadata_fields(metadata),
