@@ -161,8 +161,11 @@ def test_the_refit_model_loads_with_the_committee_form() -> None:
     names = {confidence.FEATURE_NAMES[c] for c in model.columns}
     assert names & {"committee_agreement", *confidence.COMMITTEE_FEATURES}
     low, high = confidence.COMMITTEE_BAND
-    assert 0.0 <= low < confidence.DROP_THRESHOLD < high <= 1.0
+    # The band starts at the drop line: the committee is a second opinion on kept pages.
+    assert low == confidence.DROP_THRESHOLD < high <= 1.0
     assert confidence.committee_can_change(confidence.DROP_THRESHOLD)
+    assert not confidence.committee_can_change(low - 0.01)
+    assert not confidence.committee_can_change(high)
     # The committee's features move the quality it reads, and only that one.
     base = (0.5,) * (len(confidence.FEATURE_NAMES) - 1 - len(confidence.COMMITTEE_FEATURES))
     agreeing = (*base, *(1.0,) * (1 + len(confidence.COMMITTEE_FEATURES)))
