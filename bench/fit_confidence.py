@@ -28,9 +28,10 @@ One reproducible command (re-run it after any change to the extractor):
    shipped (the committee in its band only: "shipped"), and with the committee on every page
    ("every page"); the rows carry the committee's agreements on every page, so one extraction
    pass gives all three.
-4. ``--write`` stores the quality weights fitted on all groups (both forms) and the committee's
-   band in ``newsspider/models/confidence.json``, keeping the stored presence model (the crawl
-   filter's) unless ``--presence`` is given too;
+4. ``--write`` stores the quality model with the committee, fitted on all groups, and the
+   committee's band in ``newsspider/models/confidence.json``, keeping the stored models without
+   the committee (they also decide the crawl filter and the page-content bodies) unless
+   ``--base`` is given too;
    ``--plot`` draws the reliability diagram of the held-out predictions into
    ``docs/confidence-reliability.png``.
 """
@@ -529,9 +530,10 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--write", action="store_true", help=f"store the weights in {MODEL_PATH}")
     parser.add_argument(
-        "--presence",
+        "--base",
         action="store_true",
-        help="with --write, also store the refit presence model (the crawl filter reads it)",
+        help="with --write, also store the refit models without the committee (presence, "
+        "quality): they move the crawl filter and the page-content bodies",
     )
     parser.add_argument("--plot", action="store_true", help=f"draw {PLOT_PATH.relative_to(ROOT)}")
     args = parser.parse_args(argv)
@@ -597,14 +599,14 @@ def main(argv: list[str] | None = None) -> None:
             print(f"    {name:28s} {weight:+.4f}")
     if args.write:
         kept = {}
-        if not args.presence and MODEL_PATH.exists():
-            # The presence model is the crawl filter's too (`article_presence`): refit only
-            # when asked, so a quality refit never moves the filter.
-            kept = {
-                "article_present": json.loads(MODEL_PATH.read_text(encoding="utf-8"))[
-                    "article_present"
-                ]
-            }
+        if not args.base and MODEL_PATH.exists():
+            # The models without the committee decide more than the confidence: the presence
+            # model is the crawl filter's (`article_presence`), and the confidence without the
+            # committee decides whether a page without an article returns its content as the
+            # body (`page_content`). Refit them only when asked, so a committee refit changes
+            # no body and no filter decision.
+            previous = json.loads(MODEL_PATH.read_text(encoding="utf-8"))
+            kept = {name: previous[name] for name in ("article_present", "body_good")}
         stored = {
             **{
                 name: {
@@ -624,7 +626,7 @@ def main(argv: list[str] | None = None) -> None:
             "label": f"body F1 >= {GOOD_F1}; chrome-only pages (article removed) not good",
             "l2": args.l2,
             "command": "python -m bench.fit_confidence --write --plot"
-            + (" --presence" if args.presence else ""),
+            + (" --base" if args.base else ""),
         }
         MODEL_PATH.write_text(json.dumps(stored, indent=1) + "\n", encoding="utf-8")
         print(f"wrote {MODEL_PATH}")

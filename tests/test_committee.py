@@ -9,11 +9,13 @@ import lxml.html
 import pytest
 
 from newsspider import explain, extract
+from newsspider.explain_report import render_report
 from newsspider.extraction import api, confidence
 from newsspider.extraction.assembly import BodySelection, body_text
 from newsspider.extraction.cleaning import clean_tree
 from newsspider.extraction.committee import (
     MEMBERS,
+    SEED_METHODS,
     SegmentTokens,
     run_committee,
     selection_agreement,
@@ -107,7 +109,7 @@ def test_a_strategy_given_its_statistics_does_not_walk_the_tree() -> None:
     root, page = _segments(_page_with_paragraphs(8))
     shared = StrategyInput(None, page, block_node_stats(page), estimated_lines(page))
     walked = StrategyInput(root, page)
-    for name in MEMBERS:
+    for name in SEED_METHODS:
         assert STRATEGIES[name](shared) is not None, name
         assert STRATEGIES[name](walked) is not None, name
     with pytest.raises(ValueError, match="statistics"):
@@ -151,6 +153,25 @@ def test_explain_json_carries_the_committee() -> None:
     assert Explanation.from_dict(data) == explanation
     # The explanation does not change the answer.
     assert article == extract(NEWS.read_bytes(), url="https://example.com/news/story")
+    report = render_report(article, explanation)
+    assert "Committee of seed methods" in report
+    for member in committee["members"]:
+        assert f"<td>{member['method']}</td>" in report
+
+
+def test_each_member_has_its_feature() -> None:
+    assert [
+        name.removeprefix("agreement_").replace("_", "-") for name in confidence.COMMITTEE_FEATURES
+    ] == list(MEMBERS)
+    assert set(MEMBERS) <= set(SEED_METHODS)
+
+
+def test_the_seed_methods_all_sit_when_asked() -> None:
+    _, page = _segments(_page_with_paragraphs(10))
+    prose = tuple(i for i, tag in enumerate(page.segment_tags) if tag == "p")
+    committee = run_committee(page, BodySelection(0, prose, ()), SEED_METHODS)
+    assert [o.method for o in committee.opinions] == list(SEED_METHODS)
+    assert all(o.agreement > 0.8 for o in committee.opinions)
 
 
 def test_the_refit_model_loads_with_the_committee_form() -> None:

@@ -7,12 +7,12 @@ run of line values, a learned line classifier) pick the same text, the default's
 rarely wrong; where they scatter, the page is hard. The confidence's quality model reads the
 agreements (`confidence.confidence_features`).
 
-The members run on what the default extraction already built: the page model (`PageSegments`)
-of the one parse, cleaning and segment walk, with no second walk of the tree and no second
-metadata read. The node methods read `node_stats.block_node_stats` (the page's blocks stand for
-its elements), the line methods `lines.estimated_lines` (markup estimated from the block
-structure); both are linear in blocks and segments. Each member answers with a selection of the
-page's segments, like the default.
+`MEMBERS` says which of them sit. They run on what the default extraction already built: the
+page model (`PageSegments`) of the one parse, cleaning and segment walk, with no second walk of
+the tree and no second metadata read. The node methods read `node_stats.block_node_stats` (the
+page's blocks stand for its elements), the line methods `lines.estimated_lines` (markup
+estimated from the block structure); both are linear in blocks and segments. Each member
+answers with a selection of the page's segments, like the default.
 
 Agreement is the corpus metric's body F1 (``../shared/corpora/README.md``: ``\\w+`` tokens,
 4-word shingles, a text under 4 tokens one shingle) between the member's body and the default's.
@@ -34,9 +34,16 @@ from typing import Final
 from newsspider.extraction.assembly import BodySelection
 from newsspider.extraction.page_model import PageSegments
 
-#: The members, by their `extract(algorithm=...)` names: the four the issue measured (a plain
-#: mean of their agreements ranked good bodies at AUROC 0.76-0.86 on held-out sets).
-MEMBERS: Final[tuple[str, ...]] = ("cetd-ctd", "gne", "max-subsequence", "line-classifier")
+#: The members, by their `extract(algorithm=...)` names: a node method (GNE's text and symbol
+#: density) and a line method (the maximum run of line values). Of the four issue 32 measured
+#: (cetd-ctd, gne, max-subsequence, line-classifier: a plain mean of their agreements ranked
+#: good bodies at AUROC 0.76-0.86 on held-out sets), every subset's mean did about as well as
+#: the four on the development groups, leave one corpus out (within a few pages either way:
+#: docs/confidence.md); these two cost least (on scrapinghub_aeb, per sitting, about 0.5x the
+#: bare parse together, the four 1.9x: line-classifier alone 0.8x, cetd-ctd 0.4x).
+MEMBERS: Final[tuple[str, ...]] = ("gne", "max-subsequence")
+#: The four methods issue 32 measured: any of them can sit (`run_committee(members=...)`).
+SEED_METHODS: Final[tuple[str, ...]] = ("cetd-ctd", "gne", "max-subsequence", "line-classifier")
 #: Shingle length of the corpus metric.
 SHINGLE: Final = 4
 _WORD: Final = re.compile(r"\w+")

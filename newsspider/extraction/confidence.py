@@ -65,15 +65,13 @@ FEATURE_NAMES: Final = (
     "body_position",
     "log_segments",
     "short_body",
-    # The committee (`committee.Committee`): shingle F1 of each seed method's body with this
-    # one, and their mean; 0 where the committee did not sit (see `COMMITTEE_FEATURES`).
+    # The committee (`committee.Committee`): the mean shingle F1 of its members' bodies with
+    # this one, and each member's (`committee.MEMBERS`); 0 where it did not sit.
     "committee_agreement",
-    "agreement_cetd_ctd",
     "agreement_gne",
     "agreement_max_subsequence",
-    "agreement_line_classifier",
 )
-#: The features the committee gives, in `FEATURE_NAMES` order after its mean: one per member.
+#: The features the committee gives after its mean, one per member, in `committee.MEMBERS` order.
 COMMITTEE_FEATURES: Final = tuple(name for name in FEATURE_NAMES if name.startswith("agreement_"))
 
 #: Read through importlib.resources, which also works inside a zipped egg (Scrapyd's); the
