@@ -10,9 +10,9 @@ import pytest
 
 from newsspider import explain, extract
 from newsspider.explain_report import render_report
-from newsspider.extraction import api, confidence
-from newsspider.extraction.assembly import BodySelection, body_text
-from newsspider.extraction.cleaning import clean_tree
+from newsspider.extraction import api
+from newsspider.extraction.body.assembly import BodySelection, body_text
+from newsspider.extraction.classify import confidence
 from newsspider.extraction.committee import (
     MEMBERS,
     SEED_METHODS,
@@ -22,7 +22,8 @@ from newsspider.extraction.committee import (
     shingle_f1,
 )
 from newsspider.extraction.explain import Explanation
-from newsspider.extraction.segments import segment_page
+from newsspider.extraction.page.cleaning import clean_tree
+from newsspider.extraction.page.segments import segment_page
 from newsspider.extraction.stages import StageRecord
 from newsspider.extraction.strategies import STRATEGIES, StrategyInput
 from newsspider.extraction.strategies.lines import estimated_lines

@@ -33,8 +33,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from newsspider.extraction.assembly import BodySelection
-from newsspider.extraction.page_model import PageSegments
+from newsspider.extraction.body.assembly import BodySelection
+from newsspider.extraction.page.page_model import PageSegments
 from newsspider.extraction.strategies import STRATEGIES, StrategyInput
 from newsspider.extraction.strategies.lines import estimated_lines
 from newsspider.extraction.strategies.node_stats import block_node_stats
@@ -79,6 +79,11 @@ class Committee:
         if not self.opinions:
             return 0.0
         return sum(o.agreement for o in self.opinions) / len(self.opinions)
+
+    def evidence(self) -> tuple[float, ...]:
+        """What the confidence reads (`confidence.COMMITTEE_FEATURES`): the mean agreement,
+        then each of `MEMBERS`' (0 for a member that did not sit)."""
+        return (self.mean_agreement, *(self.agreement(m) or 0.0 for m in MEMBERS))
 
     def agreement(self, method: str) -> float | None:
         """One member's agreement, None when it did not sit."""

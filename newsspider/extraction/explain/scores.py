@@ -7,8 +7,8 @@ from dataclasses import asdict
 from typing import Any
 
 from newsspider.extraction.article import Article
-from newsspider.extraction.assembly import body_text
-from newsspider.extraction.confidence import (
+from newsspider.extraction.body.assembly import body_text
+from newsspider.extraction.classify.confidence import (
     CAPPED_TYPES,
     COMMITTEE_QUALITY_MODEL,
     FEATURE_NAMES,

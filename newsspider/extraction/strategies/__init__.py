@@ -6,10 +6,11 @@ metadata and confidence are then built by the shared code in `newsspider.extract
 strategy returns None when it finds no body.
 
 The node methods read per-element statistics (`node_stats.NodeStats`), the line methods a line
-model (`lines.Lines`). Given in the `StrategyInput`, those are used as they are: the confidence's
-committee (`newsspider.extraction.committee`) runs the methods on statistics built from the page
-model alone (`node_stats.block_node_stats`, `lines.estimated_lines`), without a walk of the tree;
-``root`` may then be None. Otherwise a method walks the cleaned tree for them itself.
+model (`lines.Lines`). Given in the `StrategyInput`, those are used as they are: the
+confidence's committee (`newsspider.extraction.committee`) runs the methods on
+statistics built from the page model alone (`node_stats.block_node_stats`,
+`lines.estimated_lines`), without a walk of the tree; ``root`` may then be None. Otherwise a
+method walks the cleaned tree for them itself.
 
 ``default`` is the project's combined extractor (`scoring` + `assembly`); the others are the
 methods it grew from, kept for comparison (see ``docs/algorithms/README.md``).
@@ -23,8 +24,8 @@ from typing import TYPE_CHECKING
 
 from lxml import etree
 
-from newsspider.extraction.assembly import BodySelection
-from newsspider.extraction.page_model import PageSegments
+from newsspider.extraction.body.assembly import BodySelection
+from newsspider.extraction.page.page_model import PageSegments
 
 if TYPE_CHECKING:  # the modules import this one (StrategyInput): no cycle at run time
     from newsspider.extraction.strategies.lines import Lines

@@ -29,9 +29,9 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from newsspider.extraction.assembly import BodySelection
-from newsspider.extraction.page_model import BLOCK_TAGS, PageSegments
-from newsspider.extraction.visibility import hidden_class, hidden_style
+from newsspider.extraction.body.assembly import BodySelection
+from newsspider.extraction.page.page_model import BLOCK_TAGS, PageSegments
+from newsspider.extraction.page.visibility import hidden_class, hidden_style
 
 __all__ = [
     "IMAGE_TAGS",
@@ -219,8 +219,8 @@ def build_lines(root: etree._Element, page: PageSegments) -> Lines:
 def estimated_lines(page: PageSegments) -> Lines:
     """Markup from the segments alone: an open and a close tag per line, plus one per block of
     the boundary. Used if the markup walk and the segment walk ever disagree, and by the
-    confidence's committee (`newsspider.extraction.committee`), which reads no tree: linear in
-    the segments."""
+    confidence's committee (`newsspider.extraction.committee`), which reads no tree:
+    linear in the segments."""
     n = len(page.segment_owners)
     tags = []
     tag_chars = []
