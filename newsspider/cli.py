@@ -416,6 +416,11 @@ def _print_summary(article: Article, explanation: Explanation) -> None:
             reason = block.reason or "left out"
             text = " ".join(block.text.split())[:50]
             out.write(f"  #{block.index:<4} {reason:<18} value {block.value:>6.1f}  {text}\n")
+    if explanation.committee is not None:
+        committee = explanation.committee
+        members = ", ".join(f"{m.method} {m.agreement:.2f}" for m in committee.members)
+        used = "read by the confidence" if committee.used else "not read: far from the drop line"
+        out.write(f"committee agreement {committee.mean_agreement:.2f} ({members}; {used})\n")
     reasons: dict[str, int] = {}
     for block in explanation.blocks:
         if not block.in_body:

@@ -224,6 +224,35 @@ def _confidence_html(explanation: Explanation) -> str:
     )
 
 
+def _committee_html(explanation: Explanation) -> str:
+    """Each seed method's agreement with the body and its body's opening (folded)."""
+    c = explanation.committee
+    if c is None:
+        return "<p>No committee (no body).</p>"
+    use = (
+        "the confidence reads it (the confidence without it was near the drop line)"
+        if c.used
+        else "shown only: the confidence without it was far from the drop line"
+    )
+    rows = [
+        [
+            f"<td>{escape(m.method)}</td>",
+            f'<td class="num">{m.agreement:.3f} {_bar(m.agreement * 3)}</td>',
+            f'<td class="num">{m.chars}</td>',
+            "<td><details><summary>body</summary>"
+            f'<div class="text">{escape(m.preview)}</div></details></td>'
+            if m.chars
+            else "<td><i>no body</i></td>",
+        ]
+        for m in c.members
+    ]
+    return (
+        f"<p>mean agreement <b>{c.mean_agreement:.3f}</b> (shingle F1 with the body); {use}</p>"
+        "<table><tr><th>method</th><th>agreement</th><th>chars</th><th>its body</th></tr>"
+        f"{_rows(rows)}</table>"
+    )
+
+
 def _mapping_html(values: Mapping[str, Any]) -> str:
     rows = [
         [f"<th>{escape(str(k))}</th>", f'<td class="num">{escape(str(v))}</td>']
@@ -348,6 +377,7 @@ def report_sections(article: Article, explanation: Explanation) -> list[Section]
         ("container", "Container", _container_html(explanation)),
         ("metadata", "Metadata sources", _metadata_html(explanation)),
         ("confidence", "Confidence", _confidence_html(explanation)),
+        ("committee", "Committee of seed methods", _committee_html(explanation)),
         (
             "page-type",
             f"Page type: {explanation.page_type.page_type}",

@@ -19,9 +19,11 @@ from newsspider.extraction.classify.confidence import (
     article_presence,
     body_quality,
     combine,
+    committee_can_change,
     confidence_features,
     page_evidence,
     structured_agreement,
+    with_committee,
 )
 from newsspider.extraction.classify.pagetype import (
     BodyShape,
@@ -32,6 +34,7 @@ from newsspider.extraction.classify.pagetype import (
     page_signals,
     read_form_signals,
 )
+from newsspider.extraction.committee import Committee, run_committee
 from newsspider.extraction.common.collector import collector_paused
 from newsspider.extraction.metadata.language import page_language
 from newsspider.extraction.metadata.reader import PageMetadata, read_metadata
@@ -197,7 +200,12 @@ class _Extraction:
         self.agreement: float | None = None
         self.features: tuple[float, ...] | None = None
         self.presence = 0.0
+        #: The confidence without the committee (it decides `page_content_instead`), and the
+        #: one the record carries (with the committee where it sat).
         self.confidence = 0.0
+        self.reported = 0.0
+        self.committee: Committee | None = None
+        self.committee_used = False
         #: Set when the page's own content replaced the article-like body.
         self.article_selection: BodySelection | None = None
 
@@ -264,6 +272,25 @@ class _Extraction:
         # P(an article is present) once: the confidence is it times the body's quality.
         self.presence = article_presence(features) if text else 0.0
         self.confidence = combine(self.presence, body_quality(features), page_type) if text else 0.0
+        self.reported = self.confidence
+        self.consult_committee()
+
+    def consult_committee(self) -> None:
+        """The committee of seed methods (`committee`) sits only where the confidence
+        is in the band where its evidence can move the page across the drop line
+        (`committee_can_change`); an explanation always shows it. It changes the confidence
+        only: `page_content_instead` reads the confidence without it, so no body changes."""
+        used = self.choice is not None and bool(self.text) and committee_can_change(self.confidence)
+        if not used and not (self.explaining and self.choice is not None and self.text):
+            return
+        assert self.features is not None
+        committee = self.committee = run_committee(self.page, self.selection)
+        self.committee_used = used
+        # The models without the committee do not read its features: nothing else changes.
+        features = self.features = with_committee(self.features, committee.evidence())
+        if used:
+            quality = body_quality(features, committee=True)
+            self.reported = combine(self.presence, quality, self.page_type)
 
     def page_content_instead(self) -> None:
         """No article on the page: its body is the page's own content (a listing, a product
@@ -284,6 +311,8 @@ class _Extraction:
                     assert self.signals is not None and self.shape is not None
                     self.page_type = no_article_type(self.signals, self.shape)
                 self.warnings.append("no-article")
+                # Not an article, so under the drop line whatever the committee said.
+                self.reported = min(self.reported, self.confidence)
         if not self.explaining:
             # Scoring's per-block and per-segment lists are read no more: freed before the
             # HTML is built.
@@ -297,7 +326,7 @@ class _Extraction:
             body=self.text,
             body_html=body_html(self.page, selection.segment_ids, selection.caption_ids),
             page_type=self.page_type,
-            confidence=self.confidence,
+            confidence=self.reported,
             encoding=self.encoding,
             warnings=tuple(self.warnings),
             **_metadata_fields(self.metadata, self.text),
@@ -317,6 +346,7 @@ class _Extraction:
         record.is_article_hint = self.metadata.is_article_hint
         record.structured_agreement = self.agreement
         record.presence = self.presence
+        record.committee, record.committee_used = self.committee, self.committee_used
 
 
 def _parse(

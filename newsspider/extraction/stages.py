@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from newsspider.extraction.body.assembly import BodySelection
 from newsspider.extraction.body.scoring import ContainerChoice
 from newsspider.extraction.classify.pagetype import BodyShape, PageSignals
+from newsspider.extraction.committee import Committee
 from newsspider.extraction.metadata.reader import PageMetadata
 from newsspider.extraction.page.page_model import PageSegments
 
@@ -50,3 +51,8 @@ class StageRecord:
     is_article_hint: bool | None = None
     structured_agreement: float | None = None
     features: tuple[float, ...] | None = None
+    #: The committee of seed methods on the article-like body (`committee.run_committee`):
+    #: always run for a record, and `committee_used` says whether the confidence read it
+    #: (only in `confidence.COMMITTEE_BAND`).
+    committee: Committee | None = None
+    committee_used: bool = False

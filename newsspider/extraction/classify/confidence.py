@@ -27,11 +27,11 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 from newsspider.core_loader import CompiledTwin
 from newsspider.extraction.classify.pagetype import BodyShape
@@ -63,7 +63,15 @@ FEATURE_NAMES: Final = (
     "body_position",
     "log_segments",
     "short_body",
+    # The committee (`newsspider.extraction.committee`, above this stage: it hands over plain
+    # numbers, `Committee.evidence`): the mean shingle F1 of its members' bodies with
+    # this one, and each member's (`committee.MEMBERS`); 0 where it did not sit.
+    "committee_agreement",
+    "agreement_gne",
+    "agreement_max_subsequence",
 )
+#: The features the committee gives after its mean, one per member, in `committee.MEMBERS` order.
+COMMITTEE_FEATURES: Final = tuple(name for name in FEATURE_NAMES if name.startswith("agreement_"))
 
 #: Read through importlib.resources, which also works inside a zipped egg (Scrapyd's); the
 #: file-system path is for `bench.fitting.fit_confidence --write` in a source checkout.
@@ -86,30 +94,41 @@ class LogisticModel:
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, logit))))
 
 
-def _load_models() -> tuple[LogisticModel, LogisticModel]:
+def _model(stored: dict[str, Any], name: str) -> LogisticModel:
+    model = stored[name]
+    unknown = set(model["features"]) - set(FEATURE_NAMES)
+    if unknown:
+        # A packaging mistake, not page content: say so at import rather than score wrongly.
+        raise ValueError(f"{MODEL_PATH} uses unknown features {sorted(unknown)}: refit it")
+    return LogisticModel(
+        float(model["intercept"]),
+        tuple(FEATURE_NAMES.index(f) for f in model["features"]),
+        tuple(map(float, model["weights"])),
+    )
+
+
+def _load_models() -> tuple[
+    LogisticModel, LogisticModel, LogisticModel | None, tuple[float, float]
+]:
     stored = json.loads(_MODEL_RESOURCE.read_text(encoding="utf-8"))
-    models = []
-    for name in ("article_present", "body_good"):
-        model = stored[name]
-        unknown = set(model["features"]) - set(FEATURE_NAMES)
-        if unknown:
-            # A packaging mistake, not page content: say so at import rather than score wrongly.
-            raise ValueError(f"{MODEL_PATH} uses unknown features {sorted(unknown)}: refit it")
-        models.append(
-            LogisticModel(
-                float(model["intercept"]),
-                tuple(FEATURE_NAMES.index(f) for f in model["features"]),
-                tuple(map(float, model["weights"])),
-            )
-        )
-    return models[0], models[1]
+    committee = _model(stored, "body_good_committee") if "body_good_committee" in stored else None
+    band = stored.get("committee_band", [0.0, 0.0])
+    return (
+        _model(stored, "article_present"),
+        _model(stored, "body_good"),
+        committee,
+        (float(band[0]), float(band[1])),
+    )
 
 
 #: Two logistic models over the features: is there an article on the page at all (fitted on
 #: real pages against chrome-only ones), and is this body the article (body F1 >= 0.8, on real
 #: pages). The confidence is their product: each is fitted to its own question, so neither kind
-#: of negative swamps the other.
-PRESENCE_MODEL, QUALITY_MODEL = _load_models()
+#: of negative swamps the other. The quality model has a second form that also reads the
+#: committee's agreements (`committee`), used where the committee sat: where the confidence
+#: without it falls in `COMMITTEE_BAND`, the band in which it can move a page across the drop
+#: line (outside it, the committee is not run: its cost is kept to the pages it can change).
+PRESENCE_MODEL, QUALITY_MODEL, COMMITTEE_QUALITY_MODEL, COMMITTEE_BAND = _load_models()
 #: Page types that say what they are in their own words (an error message, a sign-in form):
 #: whatever their text, it is not an article body.
 #: The confidence under which a record is not trusted as an article: the pipeline's default
@@ -197,7 +216,10 @@ def confidence_features(
     page_type: str,
     *,
     evidence: PageEvidence | None = None,
+    committee: Sequence[float] | None = None,
 ) -> tuple[float, ...]:
+    """The features, in `FEATURE_NAMES` order; ``committee``: the committee's evidence
+    (`committee.Committee.evidence`), None where it did not sit."""
     evidence = evidence or PageEvidence()
     punctuation_rate = 100.0 * shape.punctuation / shape.chars if shape.chars else 0.0
     return (
@@ -229,7 +251,26 @@ def confidence_features(
         # How far under ~500 characters the body is (log scale): below that, good bodies are
         # rare (13 of 596 development pages), a cliff the linear log_chars term cannot draw.
         max(0.0, SHORT_BODY_LOG - math.log1p(shape.chars)),
+        *_committee_features(committee),
     )
+
+
+def with_committee(features: tuple[float, ...], evidence: Sequence[float]) -> tuple[float, ...]:
+    """``features`` (from `confidence_features` without a committee) with the committee's
+    ``evidence`` (`committee.Committee.evidence`)."""
+    kept = len(features) - 1 - len(COMMITTEE_FEATURES)
+    return (*features[:kept], *_committee_features(evidence))
+
+
+def _committee_features(evidence: Sequence[float] | None) -> tuple[float, ...]:
+    """The mean agreement and one per member (`COMMITTEE_FEATURES`); zeros when the committee
+    did not sit (the quality model that reads them is used only where it did)."""
+    size = 1 + len(COMMITTEE_FEATURES)
+    if evidence is None:
+        return (0.0,) * size
+    if len(evidence) != size:
+        raise ValueError(f"the committee's evidence has {len(evidence)} values, not {size}")
+    return tuple(evidence)
 
 
 _SAMPLE: Final = 3000
@@ -344,9 +385,19 @@ def article_presence(features: tuple[float, ...]) -> float:
     return PRESENCE_MODEL.probability(features)
 
 
-def body_quality(features: tuple[float, ...]) -> float:
-    """P(this body is the article | there is one): the quality model alone."""
+def body_quality(features: tuple[float, ...], *, committee: bool = False) -> float:
+    """P(this body is the article | there is one): the quality model alone; with
+    ``committee``, its form that reads the committee's agreements (when the model file has it)."""
+    if committee and COMMITTEE_QUALITY_MODEL is not None:
+        return COMMITTEE_QUALITY_MODEL.probability(features)
     return QUALITY_MODEL.probability(features)
+
+
+def committee_can_change(confidence: float) -> bool:
+    """Is the confidence without the committee in the band where the committee is asked
+    (`COMMITTEE_BAND`, chosen by `bench.fit_confidence`)?"""
+    low, high = COMMITTEE_BAND
+    return COMMITTEE_QUALITY_MODEL is not None and low <= confidence < high
 
 
 def score_confidence(features: tuple[float, ...], page_type: str) -> float:

@@ -23,6 +23,8 @@ from newsspider.extraction.explain.model import (
     REASONS,
     BlockExplanation,
     Candidate,
+    CommitteeExplanation,
+    CommitteeMember,
     ConfidenceExplanation,
     ContainerExplanation,
     Explanation,
@@ -30,7 +32,11 @@ from newsspider.extraction.explain.model import (
     FieldSource,
     PageTypeExplanation,
 )
-from newsspider.extraction.explain.scores import explain_confidence, explain_page_type
+from newsspider.extraction.explain.scores import (
+    explain_committee,
+    explain_confidence,
+    explain_page_type,
+)
 from newsspider.extraction.explain.sources import metadata_sources
 from newsspider.extraction.page_judgement import DEFAULT_MIN_PRESENCE, keep_or_drop, presence_of
 from newsspider.extraction.parse.decoding import decode_html
@@ -42,6 +48,8 @@ __all__ = [
     "REASONS",
     "BlockExplanation",
     "Candidate",
+    "CommitteeExplanation",
+    "CommitteeMember",
     "ConfidenceExplanation",
     "ContainerExplanation",
     "Explanation",
@@ -127,9 +135,12 @@ def _explanation(
         blocks=blocks,
         container=container,
         metadata=metadata,
-        confidence=explain_confidence(article, record.features),
+        confidence=explain_confidence(
+            article, record.features, committee_used=record.committee_used
+        ),
         page_type=explain_page_type(article, record),
         content_filter=content_filter,
         warnings=article.warnings,
         blocks_left_out=left_out,
+        committee=explain_committee(record),
     )

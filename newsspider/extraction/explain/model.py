@@ -104,6 +104,30 @@ class ConfidenceExplanation:
 
 
 @dataclass(frozen=True, slots=True)
+class CommitteeMember:
+    """One seed method's body on the page and how far it agrees with the body chosen."""
+
+    method: str
+    #: Shingle F1 with the body (`committee.shingle_f1`), 0 when the method found no body.
+    agreement: float
+    #: Its body's characters and segments (0 and 0: no body).
+    chars: int
+    segments: int
+    #: Its body's opening, cut to `MAX_BLOCK_TEXT` characters.
+    preview: str
+
+
+@dataclass(frozen=True, slots=True)
+class CommitteeExplanation:
+    """The committee of seed methods (`committee`): each one's body and agreement."""
+
+    #: The confidence read it: the confidence without it fell in the committee's band.
+    used: bool
+    mean_agreement: float
+    members: tuple[CommitteeMember, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class PageTypeExplanation:
     page_type: str
     #: The measures `classify_page` decided on, by name.
@@ -125,6 +149,8 @@ class Explanation:
     warnings: tuple[str, ...] = ()
     #: Blocks past `MAX_BLOCKS` that are not listed.
     blocks_left_out: int = 0
+    #: The committee of seed methods, None when no body was chosen.
+    committee: CommitteeExplanation | None = None
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = _plain(asdict(self))
@@ -167,7 +193,18 @@ class Explanation:
             content_filter=dict(data.get("content_filter", {})),
             warnings=tuple(data.get("warnings", ())),
             blocks_left_out=int(data.get("blocks_left_out", 0)),
+            committee=_committee(data.get("committee")),
         )
+
+
+def _committee(data: Mapping[str, Any] | None) -> CommitteeExplanation | None:
+    if not data:
+        return None
+    return CommitteeExplanation(
+        used=bool(data["used"]),
+        mean_agreement=float(data["mean_agreement"]),
+        members=tuple(CommitteeMember(**m) for m in data.get("members", ())),
+    )
 
 
 def _plain(value: Any) -> Any:

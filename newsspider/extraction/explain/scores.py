@@ -7,8 +7,10 @@ from dataclasses import asdict
 from typing import Any
 
 from newsspider.extraction.article import Article
+from newsspider.extraction.body.assembly import body_text
 from newsspider.extraction.classify.confidence import (
     CAPPED_TYPES,
+    COMMITTEE_QUALITY_MODEL,
     FEATURE_NAMES,
     NON_ARTICLE_CAP,
     PRESENCE_MODEL,
@@ -16,6 +18,9 @@ from newsspider.extraction.classify.confidence import (
     LogisticModel,
 )
 from newsspider.extraction.explain.model import (
+    MAX_BLOCK_TEXT,
+    CommitteeExplanation,
+    CommitteeMember,
     ConfidenceExplanation,
     FeatureContribution,
     PageTypeExplanation,
@@ -28,12 +33,17 @@ def _contributions(model: LogisticModel, features: Sequence[float]) -> dict[int,
 
 
 def explain_confidence(
-    article: Article, features: tuple[float, ...] | None
+    article: Article, features: tuple[float, ...] | None, *, committee_used: bool = False
 ) -> ConfidenceExplanation | None:
+    """Each feature's share of the two models' log-odds; the quality model's form with the
+    committee's evidence where the committee sat (``committee_used``)."""
     if features is None:
         return None
+    quality_model = QUALITY_MODEL
+    if committee_used and COMMITTEE_QUALITY_MODEL is not None:
+        quality_model = COMMITTEE_QUALITY_MODEL
     presence = _contributions(PRESENCE_MODEL, features)
-    quality = _contributions(QUALITY_MODEL, features)
+    quality = _contributions(quality_model, features)
     rows = tuple(
         FeatureContribution(
             name,
@@ -44,13 +54,13 @@ def explain_confidence(
         for i, name in enumerate(FEATURE_NAMES)
     )
     p_presence = PRESENCE_MODEL.probability(features)
-    p_quality = QUALITY_MODEL.probability(features)
+    p_quality = quality_model.probability(features)
     return ConfidenceExplanation(
         confidence=article.confidence,
         presence=round(p_presence, 4),
         quality=round(p_quality, 4),
         presence_intercept=PRESENCE_MODEL.intercept,
-        quality_intercept=QUALITY_MODEL.intercept,
+        quality_intercept=quality_model.intercept,
         capped=article.page_type in CAPPED_TYPES and p_presence * p_quality > NON_ARTICLE_CAP,
         features=rows,
     )
@@ -73,3 +83,29 @@ def explain_page_type(article: Article, record: StageRecord) -> PageTypeExplanat
     if article.warnings:
         evidence["warnings"] = list(article.warnings)
     return PageTypeExplanation(article.page_type, evidence)
+
+
+def explain_committee(record: StageRecord) -> CommitteeExplanation | None:
+    """Each seed method's body (its opening) and agreement, from the record's committee."""
+    committee, page = record.committee, record.page
+    if committee is None or page is None:
+        return None
+    members = []
+    for opinion in committee.opinions:
+        selection = opinion.selection
+        if selection is None:
+            members.append(CommitteeMember(opinion.method, 0.0, 0, 0, ""))
+            continue
+        text = body_text(page, selection)
+        members.append(
+            CommitteeMember(
+                opinion.method,
+                round(opinion.agreement, 4),
+                len(text),
+                len(selection.segment_ids),
+                text[:MAX_BLOCK_TEXT],
+            )
+        )
+    return CommitteeExplanation(
+        record.committee_used, round(committee.mean_agreement, 4), tuple(members)
+    )

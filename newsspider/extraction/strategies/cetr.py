@@ -22,7 +22,7 @@ import math
 
 from newsspider.extraction.common.smoothing import gaussian_smooth
 from newsspider.extraction.strategies import StrategyInput, StrategyResult
-from newsspider.extraction.strategies.lines import Lines, build_lines, selection_from
+from newsspider.extraction.strategies.lines import Lines, selection_from
 
 __all__ = ["LAMBDA", "RADIUS", "SIGMA", "cetr", "content_lines", "smoothed_ratios"]
 
@@ -48,6 +48,6 @@ def content_lines(lines: Lines) -> list[int]:
 
 
 def cetr(data: StrategyInput) -> StrategyResult | None:
-    lines = build_lines(data.root, data.page)
+    lines = data.line_model()
     selection = selection_from(data.page, content_lines(lines))
     return None if selection is None else StrategyResult(selection)

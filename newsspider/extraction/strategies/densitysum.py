@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from newsspider.extraction.strategies import StrategyInput, StrategyResult
 from newsspider.extraction.strategies.node_stats import (
     NodeStats,
-    collect_node_stats,
     selection_from_nodes,
     subtree_roots,
 )
@@ -123,7 +122,7 @@ def run_density_method(
     density_of: DensityFunction,
 ) -> StrategyResult | None:
     """Collect the statistics, score with `density_of`, mark, and map marks to segments."""
-    stats = collect_node_stats(inputs.root, inputs.page)
+    stats = inputs.stats()
     if not len(stats) or not stats.chars[0]:
         return None
     density, run_density = density_of(stats)

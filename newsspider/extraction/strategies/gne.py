@@ -22,7 +22,6 @@ import re
 from newsspider.extraction.strategies import StrategyInput, StrategyResult
 from newsspider.extraction.strategies.node_stats import (
     NodeStats,
-    collect_node_stats,
     selection_from_nodes,
 )
 
@@ -47,7 +46,7 @@ def gne_scores(stats: NodeStats) -> list[float]:
 
 
 def gne(inputs: StrategyInput) -> StrategyResult | None:
-    stats = collect_node_stats(inputs.root, inputs.page)
+    stats = inputs.stats()
     if not len(stats) or not stats.chars[0]:
         return None
     scores = gne_scores(stats)

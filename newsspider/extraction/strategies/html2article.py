@@ -24,7 +24,7 @@ shorter rather than skipped.
 from __future__ import annotations
 
 from newsspider.extraction.strategies import StrategyInput, StrategyResult
-from newsspider.extraction.strategies.lines import Lines, build_lines, selection_from
+from newsspider.extraction.strategies.lines import Lines, selection_from
 
 __all__ = [
     "DEPTH",
@@ -96,7 +96,7 @@ def content_regions(lines: Lines) -> list[tuple[int, list[int]]]:
 
 
 def html2article(data: StrategyInput) -> StrategyResult | None:
-    lines = build_lines(data.root, data.page)
+    lines = data.line_model()
     regions = content_regions(lines)
     if not regions:
         return None

@@ -25,7 +25,7 @@ from importlib import resources
 from typing import Any
 
 from newsspider.extraction.strategies import StrategyInput, StrategyResult
-from newsspider.extraction.strategies.lines import Lines, build_lines, selection_from
+from newsspider.extraction.strategies.lines import Lines, selection_from
 
 __all__ = [
     "FEATURES",
@@ -136,6 +136,6 @@ def content_lines(lines: Lines, model: LineModel | None = None) -> list[int]:
 
 
 def line_classifier(data: StrategyInput) -> StrategyResult | None:
-    lines = build_lines(data.root, data.page)
+    lines = data.line_model()
     selection = selection_from(data.page, content_lines(lines))
     return None if selection is None else StrategyResult(selection)

@@ -38,6 +38,7 @@ __all__ = [
     "Lines",
     "build_lines",
     "container_of",
+    "estimated_lines",
     "selection_from",
 ]
 
@@ -208,16 +209,18 @@ def build_lines(root: etree._Element, page: PageSegments) -> Lines:
                 has_text = True
 
     if len(tags) != len(chars):
-        return _estimated(page)
+        return estimated_lines(page)
     for index, split in enumerate(pieces):
         if not split:
             pieces[index] = (chars[index],)
     return Lines(chars, link_chars, tags, tag_chars, boundary, images, embeds, pieces)
 
 
-def _estimated(page: PageSegments) -> Lines:
+def estimated_lines(page: PageSegments) -> Lines:
     """Markup from the segments alone: an open and a close tag per line, plus one per block of
-    the boundary. Used only if the markup walk and the segment walk ever disagree."""
+    the boundary. Used if the markup walk and the segment walk ever disagree, and by the
+    confidence's committee (`newsspider.extraction.committee`), which reads no tree:
+    linear in the segments."""
     n = len(page.segment_owners)
     tags = []
     tag_chars = []

@@ -18,7 +18,7 @@ gives the runner-up ratio.
 from __future__ import annotations
 
 from newsspider.extraction.strategies import StrategyInput, StrategyResult
-from newsspider.extraction.strategies.lines import Lines, build_lines, selection_from
+from newsspider.extraction.strategies.lines import Lines, selection_from
 
 __all__ = ["IMAGE_WEIGHT", "LINE_COST", "line_values", "max_subsequence"]
 
@@ -54,7 +54,7 @@ def best_run(values: list[int], start: int = 0, stop: int | None = None) -> tupl
 
 
 def max_subsequence(data: StrategyInput) -> StrategyResult | None:
-    lines = build_lines(data.root, data.page)
+    lines = data.line_model()
     values = line_values(lines)
     total, first, last = best_run(values)
     if first < 0:
