@@ -30,7 +30,14 @@ from typing import Any, TextIO
 
 from newsspider.warc.records import WarcArticleItem, WarcPage, extract_page, iter_pages
 
-__all__ = ["BatchSummary", "input_problem", "iter_records", "output_problem", "record_row", "run_batch"]
+__all__ = [
+    "BatchSummary",
+    "input_problem",
+    "iter_records",
+    "output_problem",
+    "record_row",
+    "run_batch",
+]
 
 #: Progress is published every this many records (a shared counter costs a lock per update).
 _PROGRESS_STEP = 25
