@@ -292,7 +292,10 @@ def _cmd_explain(args: argparse.Namespace) -> int:
 def _print_summary(article: Article, explanation: Explanation) -> None:
     """A few lines for the terminal: the verdicts and every left-out block's reason."""
     out = sys.stdout
-    out.write(f"page type {article.page_type}, confidence {article.confidence:.3f}, ")
+    out.write(
+        f"page type {article.page_type} (P(article) {article.article_probability:.3f}), "
+        f"confidence {article.confidence:.3f}, "
+    )
     verdict = explanation.content_filter
     decision = "keep" if verdict.get("keep") else f"drop ({verdict.get('reason')})"
     out.write(f"content filter {decision}, P(article present) {verdict.get('presence')}\n")

@@ -250,6 +250,7 @@ def render_report(
         f"<section><h2>Metadata sources</h2>{_metadata_html(explanation)}</section>"
         f"<section><h2>Confidence</h2>{_confidence_html(explanation)}</section>"
         f"<section><h2>Page type: {escape(explanation.page_type.page_type)}</h2>"
+        f"{_mapping_html(explanation.page_type.probabilities)}"
         f"{_mapping_html(explanation.page_type.evidence)}</section>"
         f"<section><h2>Content filter</h2>{_content_filter_html(verdict)}</section>"
         "</div></main></body></html>"

@@ -115,6 +115,7 @@ class ArticleItem:
     site_name: str | None = None
     image: str | None = None
     page_type: str = "other"
+    article_probability: float = 0.0
     encoding: str | None = None
     warnings: list[str] = field(default_factory=list)
     #: When the page was fetched (ISO 8601 UTC).

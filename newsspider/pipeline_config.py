@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from newsspider.extraction.api import ALGORITHMS, DEFAULT_MAX_BYTES
+from newsspider.extraction.article import PAGE_TYPES
 from newsspider.extraction.confidence import DROP_THRESHOLD
 from newsspider.settings_defaults import (
     DEFAULTS,
@@ -25,6 +26,7 @@ from newsspider.settings_defaults import (
     EXTRACT_WORKERS,
     LOW_CONFIDENCE_ACTION,
     MIN_CONFIDENCE,
+    PAGE_TYPES_SETTING,
     RELATIVE_DATES,
     TRUNCATED_MAX_CONFIDENCE,
 )
@@ -52,6 +54,8 @@ class PipelineConfig:
     truncated_max_confidence: float = 0.2
     explain_dir: Path | None = None
     explain_max: int = 100
+    #: Page types that leave the pipeline as articles (``NEWSSPIDER_PAGE_TYPES``).
+    page_types: frozenset[str] = frozenset({"article", "thread"})
 
     @classmethod
     def from_settings(cls, settings: Any) -> PipelineConfig:
@@ -73,6 +77,7 @@ class PipelineConfig:
             truncated_max_confidence=float(get(TRUNCATED_MAX_CONFIDENCE)),
             explain_dir=Path(get(EXPLAIN_DIR)) if get(EXPLAIN_DIR) else None,
             explain_max=int(get(EXPLAIN_MAX) or 0),
+            page_types=frozenset(settings.getlist(PAGE_TYPES_SETTING, DEFAULTS[PAGE_TYPES_SETTING])),
         )
         # Misconfiguration fails the crawl at start-up, not silently mid-crawl.
         if config.mode not in _MODES:
@@ -84,6 +89,12 @@ class PipelineConfig:
         if config.algorithm not in ALGORITHMS:
             raise ValueError(
                 f"{EXTRACT_ALGORITHM} must be one of {ALGORITHMS}, got {config.algorithm!r}"
+            )
+        unknown = config.page_types - set(PAGE_TYPES)
+        if unknown:
+            raise ValueError(
+                f"{PAGE_TYPES_SETTING}: unknown page types {sorted(unknown)}; "
+                f"choose from {', '.join(PAGE_TYPES)}"
             )
         if config.explain_max < 0:
             raise ValueError(f"{EXPLAIN_MAX} must be >= 0, got {config.explain_max}")

@@ -30,7 +30,9 @@ from newsspider.extraction.decoding import DecodedPage, decode_html
 from newsspider.extraction.html_output import body_html
 from newsspider.extraction.metadata import PageMetadata, read_metadata
 from newsspider.extraction.noscript import crawler_rendering, source_for_rendering
+from newsspider.extraction.page_classifier import RULE_TYPES, classify_page_type
 from newsspider.extraction.page_content import CONTENT_PAGE_TYPES, content_selection
+from newsspider.extraction.page_features import page_type_features, read_controls
 from newsspider.extraction.pagetype import (
     body_shape,
     classify_page,
@@ -120,6 +122,7 @@ def _extract(
     if metadata.failed:
         warnings.append("metadata-error")
     title_text, password_fields = read_form_signals(root)
+    controls = read_controls(root)
     clean_tree(root)
     page = segment_page(root, url)
     if shell_source is not None:
@@ -179,6 +182,8 @@ def _extract(
     # P(an article is present) once: the confidence is it times the body's quality.
     presence = article_presence(features) if text else 0.0
     confidence = combine(presence, body_quality(features), page_type) if text else 0.0
+    posts = len(thread.posts) if thread is not None else 0
+    type_features = page_type_features(url, metadata, controls, page, shape, evidence, posts)
     if (
         choice is not None
         and thread is None
@@ -195,7 +200,14 @@ def _extract(
             selection, text = content, body_text(page, content)
             page_type = no_article_type(signals, shape) if page_type == "empty" else page_type
             warnings.append("no-article")
+    # The rule types above stay for the confidence and the page-content body (their fitted
+    # inputs); the page's type as reported is the learned classifier's (`page_classifier`).
+    prediction = classify_page_type(type_features)
+    if page_type not in RULE_TYPES and prediction is not None:
+        page_type = prediction.page_type
+    article_probability = prediction.article_probability if prediction is not None else 0.0
     if record is not None:
+        record.type_features, record.type_prediction = type_features, prediction
         record.selection, record.runner_up_ratio = selection, runner_up_ratio
         record.signals, record.shape, record.features = signals, shape, features
         record.is_article_hint, record.structured_agreement = metadata.is_article_hint, agreement
@@ -208,6 +220,7 @@ def _extract(
         body_html=body_html(page, selection.segment_ids, selection.caption_ids),
         page_type=page_type,
         confidence=confidence,
+        article_probability=round(article_probability, 4) if page_type not in RULE_TYPES else 0.0,
         encoding=used_encoding,
         warnings=tuple(warnings),
         **_metadata_fields(metadata),

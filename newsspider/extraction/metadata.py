@@ -53,6 +53,12 @@ class PageMetadata:
     #: Reading failed (a bug, logged with its traceback): every field above is missing, and
     #: the article says so (warning ``metadata-error``).
     failed: bool = False
+    #: Evidence for the page type (`page_features`): the page's ``og:type`` (lower case, "" when
+    #: none), its JSON-LD ``@type`` names, and how many ``<time>`` and ``<h1>`` elements it has.
+    og_type: str = ""
+    schema_types: frozenset[str] = frozenset()
+    time_count: int = 0
+    h1_count: int = 0
 
 
 # --- small field readers ----------------------------------------------------------------------
@@ -231,4 +237,8 @@ def _read(
         image=_absolute(image_raw, base),
         is_article_hint=_article_hint(meta, everything, bool(articles)),
         article_body=article_body(main) if main else None,
+        og_type=(_first(meta, "og:type") or "").lower(),
+        schema_types=frozenset(t for obj in everything for t in schema_types(obj)),
+        time_count=len(scan.times),
+        h1_count=len(scan.h1s),
     )

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from newsspider.extraction.assembly import BodySelection
 from newsspider.extraction.metadata import PageMetadata
+from newsspider.extraction.page_classifier import PageTypePrediction
 from newsspider.extraction.page_model import PageSegments
 from newsspider.extraction.pagetype import BodyShape, PageSignals
 from newsspider.extraction.scoring import ContainerChoice
@@ -50,3 +51,6 @@ class StageRecord:
     is_article_hint: bool | None = None
     structured_agreement: float | None = None
     features: tuple[float, ...] | None = None
+    #: The page classifier's features (`page_features.FEATURE_NAMES`) and its prediction.
+    type_features: tuple[float, ...] | None = None
+    type_prediction: PageTypePrediction | None = None
