@@ -160,10 +160,10 @@ class ContentFilterMiddleware:
         assert reason is not None  # not kept implies a reason
         self.stats.inc_value("newsspider/dropped/count")
         self.stats.inc_value(f"newsspider/dropped/reason_count/{reason}")
-        if reason == "page_type" and judgement.article is not None:
+        if judgement.article is not None and judgement.article.page_type in PAGE_TYPES:
+            # Per page type, as the pipeline counts its drops (bounded keys).
             page_type = judgement.article.page_type
-            if page_type in PAGE_TYPES:  # bounded stats keys
-                self.stats.inc_value(f"newsspider/dropped/page_type_count/{page_type}")
+            self.stats.inc_value(f"newsspider/dropped/page_type_count/{page_type}")
         self._log_drop(response.url, reason, judgement)
         raise PageDropped(
             response, reason, judgement.verdict, judgement.article, judgement.presence

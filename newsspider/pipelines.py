@@ -102,6 +102,7 @@ class ArticlePipeline:
             reason = "truncated" if truncated else "low_confidence"
             stats.inc_value("newsspider/dropped/count")
             stats.inc_value(f"newsspider/dropped/reason_count/{reason}")
+            stats.inc_value(_PAGE_TYPE_DROPPED[page_type])
             raise DropItem(
                 f"Low confidence {confidence:.2f} < {self.config.min_confidence}"
                 f" ({'truncated response' if truncated else page_type}): {item.url}",

@@ -149,14 +149,14 @@ def keep_or_drop(
         return verdict.reason
     if article.page_type in NON_ARTICLE_TYPES:
         return NON_ARTICLE_TYPES[article.page_type]
-    if not passes_page_type(article, page_types):
-        return "page_type"
     if presence is None:
-        return verdict.reason
+        return verdict.reason or (None if passes_page_type(article, page_types) else "page_type")
     if presence == 0.0:
         # No article-like body at all (the page type was "empty" before the page's content
         # became its body, `page_content`): dropped whatever the threshold.
         return "no_article"
     if presence < min_presence:
         return _LOW_PRESENCE_REASON.get(article.page_type, "no_article")
+    if not passes_page_type(article, page_types):
+        return "page_type"
     return None
