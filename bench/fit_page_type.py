@@ -32,6 +32,7 @@ import sys
 import time
 from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -89,10 +90,13 @@ class Row:
     features: list[float]
 
 
+_SECOND_LEVEL = frozenset({"co", "com", "org", "net", "ac", "gov", "edu", "ne", "or"})
+
+
 def registered_domain(url: str) -> str:
     host = (urlsplit(url).hostname or "").lower().removeprefix("www.")
     labels = host.split(".")
-    if len(labels) >= 3 and len(labels[-1]) == 2 and labels[-2] in {"co", "com", "org", "net", "ac", "gov", "edu", "ne", "or"}:  # fmt: skip
+    if len(labels) >= 3 and len(labels[-1]) == 2 and labels[-2] in _SECOND_LEVEL:
         return ".".join(labels[-3:])
     return ".".join(labels[-2:])
 
@@ -153,9 +157,9 @@ def collect(root: Path) -> list[Row]:
 
 
 def _model() -> Any:
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.pipeline import make_pipeline
-    from sklearn.preprocessing import StandardScaler
+    from sklearn.linear_model import LogisticRegression  # type: ignore[import-untyped]
+    from sklearn.pipeline import make_pipeline  # type: ignore[import-untyped]
+    from sklearn.preprocessing import StandardScaler  # type: ignore[import-untyped]
 
     return make_pipeline(
         StandardScaler(), LogisticRegression(C=C, max_iter=3000, class_weight="balanced")
@@ -172,9 +176,9 @@ def _proba(model: Any, rows: list[Row]) -> list[dict[str, float]]:
     classes = list(model.classes_)
     out = []
     for probs in model.predict_proba([r.features for r in rows]):
-        found: dict[str, float] = Counter()
+        found: Counter[str] = Counter()
         for name, value in zip(classes, map(float, probs), strict=True):
-            found[INTERNAL_CLASSES.get(name, name)] += value
+            found[INTERNAL_CLASSES.get(name, name)] += value  # type: ignore[assignment]
         out.append({t: found.get(t, 0.0) for t in LEARNED_TYPES})
     return out
 
@@ -208,10 +212,7 @@ def leave_one_site_out(rows: list[Row], folds: int | None) -> dict[int, dict[str
     fit per site (faster, still site-disjoint)."""
     wceb = [i for i, r in enumerate(rows) if r.source == WCEB]
     sites = sorted({rows[i].site for i in wceb})
-    if folds:
-        buckets = [sites[k::folds] for k in range(folds)]
-    else:
-        buckets = [[site] for site in sites]
+    buckets = [sites[k::folds] for k in range(folds)] if folds else [[site] for site in sites]
     held: dict[int, dict[str, float]] = {}
     for bucket in buckets:
         out = set(bucket)
@@ -269,7 +270,9 @@ def type_table(rows: list[Row], held: dict[int, dict[str, float]]) -> list[str]:
     counts = Counter(zip(truth, guess, strict=True))
     for t in LEARNED_TYPES:
         n = sum(counts[(t, g)] for g in LEARNED_TYPES)
-        out.append(f"| {t} | " + " | ".join(str(counts[(t, g)]) for g in LEARNED_TYPES) + f" | {n} |")
+        out.append(
+            f"| {t} | " + " | ".join(str(counts[(t, g)]) for g in LEARNED_TYPES) + f" | {n} |"
+        )
     out += ["", "| type | precision | recall | F1 |", "|---|---|---|---|"]
     f1s = []
     for t in LEARNED_TYPES:
@@ -313,7 +316,9 @@ def write_model(rows: list[Row], path: Path, floor: float) -> None:
     scaler, logistic = model.steps[0][1], model.steps[1][1]
     classes = list(logistic.classes_)
     order = [classes.index(t) for t in (*LEARNED_TYPES, *INTERNAL_CLASSES) if t in classes]
-    counts = Counter(f"{r.source}/{r.label}" if r.kind != "removed" else f"{r.source}/removed" for r in rows)
+    counts = Counter(
+        f"{r.source}/{r.label}" if r.kind != "removed" else f"{r.source}/removed" for r in rows
+    )
     stored = {
         "about": (
             "Page classifier: multinomial logistic regression on standardised features, "
@@ -332,6 +337,56 @@ def write_model(rows: list[Row], path: Path, floor: float) -> None:
     print(f"wrote {path}", file=sys.stderr)
 
 
+def cost(root: Path, corpus: str, repeat: int) -> list[str]:
+    """Extraction time per page with and without the page classifier's stages (its control walk,
+    features and model, switched off in `newsspider.extraction.api` for the "without" runs),
+    against the bare lxml parse: best of ``repeat`` per page, the three interleaved page by
+    page in one process."""
+    import lxml.html
+
+    from newsspider.extraction import api
+
+    stages: Any = api  # its stage functions are swapped for the "without" runs
+    from newsspider.extraction.page_features import PageControls
+
+    pages = load_corpus(corpus, root)
+    real = (stages.read_controls, stages.page_type_features, stages.classify_page_type)
+    zeros = tuple(0.0 for _ in FEATURE_NAMES)
+    off = (
+        lambda root: PageControls(),
+        lambda *args: zeros,
+        lambda features: None,
+    )
+    totals = {"parse": 0.0, "without": 0.0, "with": 0.0}
+
+    def timed(run: Any) -> float:
+        best = float("inf")
+        for _ in range(repeat):
+            started = time.perf_counter()
+            run()
+            best = min(best, time.perf_counter() - started)
+        return best
+
+    for page in pages:
+        html, url = page.html, _url(page)
+        totals["parse"] += timed(partial(lxml.html.fromstring, html))
+        stages.read_controls, stages.page_type_features, stages.classify_page_type = off
+        totals["without"] += timed(partial(extract, html, url))
+        stages.read_controls, stages.page_type_features, stages.classify_page_type = real
+        totals["with"] += timed(partial(extract, html, url))
+    parse = totals["parse"]
+    return [
+        f"| {corpus} ({len(pages)} pages, best of {repeat}) | ms per page | × parse |",
+        "|---|---|---|",
+        *(
+            f"| {name} | {1000 * value / len(pages):.2f} | {value / parse:.2f} |"
+            for name, value in totals.items()
+        ),
+        "",
+        f"with / without: {totals['with'] / totals['without']:.3f}",
+    ]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpora", help="corpora folder (default ../shared/corpora)")
@@ -340,7 +395,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--folds", type=int, default=0, help="site-grouped k folds instead of one per site"
     )
+    parser.add_argument("--cost", help="time the classifier's stages on this corpus, and stop")
+    parser.add_argument("--repeat", type=int, default=3, help="--cost: best of N")
     args = parser.parse_args(argv)
+    if args.cost:
+        print("\n".join(cost(corpora_root(args.corpora), args.cost, args.repeat)))
+        return 0
     cache = Path(args.cache) if args.cache else None
     if cache is not None and cache.is_file():
         rows = [Row(**record) for record in json.loads(cache.read_text())]
@@ -357,7 +417,8 @@ def main(argv: list[str] | None = None) -> int:
     corpus_held = leave_one_corpus_out(rows)
     floor = choose_floor(rows, corpus_held)
     lines = [f"Article floor {floor} (P(article) >= floor types a page article)", ""]
-    lines += [f"Leave one site out ({'one fit per site' if not args.folds else f'{args.folds} site-grouped folds'}), wceb2026_llm_dev's labelled pages:", ""]
+    how = f"{args.folds} site-grouped folds" if args.folds else "one fit per site"
+    lines += [f"Leave one site out ({how}), wceb2026_llm_dev's labelled pages:", ""]
     site_held = leave_one_site_out(rows, args.folds or None)
     lines += type_table(rows, site_held)
     lines += ["", "Leave one corpus out (and one generated kind out):", ""]

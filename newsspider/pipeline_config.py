@@ -77,7 +77,9 @@ class PipelineConfig:
             truncated_max_confidence=float(get(TRUNCATED_MAX_CONFIDENCE)),
             explain_dir=Path(get(EXPLAIN_DIR)) if get(EXPLAIN_DIR) else None,
             explain_max=int(get(EXPLAIN_MAX) or 0),
-            page_types=frozenset(settings.getlist(PAGE_TYPES_SETTING, DEFAULTS[PAGE_TYPES_SETTING])),
+            page_types=frozenset(
+                settings.getlist(PAGE_TYPES_SETTING, DEFAULTS[PAGE_TYPES_SETTING])
+            ),
         )
         # Misconfiguration fails the crawl at start-up, not silently mid-crawl.
         if config.mode not in _MODES:

@@ -52,7 +52,9 @@ def _paragraphs(count: int, offset: int = 0) -> str:
 
 _CHROME = (
     "<header><a href='/'>Town Gazette</a><nav><ul>"
-    + "".join(f"<li><a href='/section/{s}/'>{s.title()}</a></li>" for s in ("local", "sport", "arts"))
+    + "".join(
+        f"<li><a href='/section/{s}/'>{s.title()}</a></li>" for s in ("local", "sport", "arts")
+    )
     + "</ul></nav></header>"
 )
 _FOOTER = "<footer><a href='/about/'>About</a> <a href='/contact/'>Contact</a></footer>"

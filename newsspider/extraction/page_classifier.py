@@ -26,12 +26,12 @@ from newsspider.extraction.page_features import FEATURE_NAMES
 
 __all__ = [
     "LEARNED_TYPES",
-    "RULE_TYPES",
-    "classify_page_type",
     "MODEL",
     "MODEL_PATH",
+    "RULE_TYPES",
     "PageTypeModel",
     "PageTypePrediction",
+    "classify_page_type",
 ]
 
 #: The types the model chooses from, in its output order.

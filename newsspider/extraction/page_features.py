@@ -118,8 +118,7 @@ FEATURE_NAMES: Final = (
 _URL_WORDS: Final = (
     frozenset(
         """t thread threads topic topics forum forums questions question q community
-        discussion discussions discuss board boards comments viewtopic.php showthread.php"""
-        .split()
+        discussion discussions discuss board boards comments viewtopic.php showthread.php""".split()
     ),
     frozenset("product products p item items shop store dp sku buy".split()),
     frozenset(
@@ -251,7 +250,10 @@ def _url_features(url: str | None) -> list[float]:
         max(-5.0, min(8.0, score)) if score is not None else -5.0,
         float(score is None),
         float(date_in_url(url) is not None),
-        float(bool(NUMERIC_ID.search(stem)) or bool(lowered[-2:-1] and NUMERIC_ID.fullmatch(lowered[-2]))),
+        float(
+            bool(NUMERIC_ID.search(stem))
+            or bool(lowered[-2:-1] and NUMERIC_ID.fullmatch(lowered[-2]))
+        ),
         float(min(len(words), 12)),
         float(min(len(segments), 8)),
         float(any(s in LISTING_TOKENS for s in lowered)),
@@ -338,7 +340,7 @@ def _structure_features(page: PageSegments) -> tuple[list[float], int]:
     ], prices
 
 
-def page_type_features(
+def page_type_features(  # noqa: PLR0917 - one argument per stage result, all required
     url: str | None,
     metadata: PageMetadata,
     controls: PageControls,

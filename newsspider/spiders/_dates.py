@@ -132,9 +132,3 @@ def is_older(iso: str | None, since: date | None) -> bool:
         return False
     day = date_part(iso)
     return day is not None and day < since
-
-
-    try:
-        return date(int(match.group(1)), int(match.group(2)), int(match.group(3)))
-    except ValueError:
-        return None
