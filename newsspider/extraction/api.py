@@ -205,6 +205,10 @@ def _extract(
     prediction = classify_page_type(type_features)
     if page_type not in RULE_TYPES and prediction is not None:
         page_type = prediction.page_type
+        if page_type == "article" and "no-article" in warnings:
+            # The extractor found no article here (its body is the page's content): the page
+            # is typed by its likeliest other type, so the type never says "article" then.
+            page_type = prediction.likeliest_besides_article()
     article_probability = prediction.article_probability if prediction is not None else 0.0
     if record is not None:
         record.type_features, record.type_prediction = type_features, prediction

@@ -56,6 +56,12 @@ class PageTypePrediction:
     def article_probability(self) -> float:
         return self.probabilities[LEARNED_TYPES.index("article")]
 
+    def likeliest_besides_article(self) -> str:
+        """The likeliest type other than "article" (for a page the extractor found no article
+        on: `api` types it so whatever P(article) is)."""
+        others = range(1, len(LEARNED_TYPES))  # LEARNED_TYPES[0] is "article"
+        return LEARNED_TYPES[max(others, key=self.probabilities.__getitem__)]
+
     def as_dict(self) -> dict[str, float]:
         return {t: round(p, 4) for t, p in zip(LEARNED_TYPES, self.probabilities, strict=True)}
 
