@@ -38,7 +38,6 @@ from newsspider.extraction.pagetype import (
     classify_page,
     no_article_type,
     page_signals,
-    read_form_signals,
 )
 from newsspider.extraction.parsing import parse_prepared, prepare_markup
 from newsspider.extraction.scoring import ContainerChoice, choose_container
@@ -121,8 +120,9 @@ def _extract(
     metadata = read_metadata(root, url, reference_time=reference_time, hints=hints)
     if metadata.failed:
         warnings.append("metadata-error")
-    title_text, password_fields = read_form_signals(root)
+    # The title and password fields of `read_form_signals`, on the page classifier's walk.
     controls = read_controls(root)
+    title_text, password_fields = controls.title, controls.password_fields
     clean_tree(root)
     page = segment_page(root, url)
     if shell_source is not None:

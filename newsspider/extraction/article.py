@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-#: Page types the extractor reports. Anything but "article" means the body is not to be trusted.
+#: Page types the extractor reports: the page classifier's (article ... other; docs/page-type.md),
+#: then the rule types. Only "article" and "thread" bodies are an article's or a thread's text.
 PAGE_TYPES = (
     "article",
     "thread",

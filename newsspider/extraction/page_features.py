@@ -183,8 +183,10 @@ _CAP_ATTRS: Final = 200  # characters of an attribute read for cart words
 
 @dataclass(frozen=True, slots=True)
 class PageControls:
-    """The page's forms and controls, counted before cleaning removes them."""
+    """The page's forms and controls, counted before cleaning removes them, and its raw
+    ``<title>`` text (read on the same walk, as `pagetype.read_form_signals` reads it)."""
 
+    title: str = ""
     forms: int = 0
     text_inputs: int = 0
     password_fields: int = 0
@@ -195,10 +197,16 @@ class PageControls:
 
 
 def read_controls(root: etree._Element) -> PageControls:
-    """One C-level walk that stops only at form controls."""
+    """One C-level walk that stops only at the title and form controls (the same title and
+    password count as `pagetype.read_form_signals`, whose walk this one replaces in `extract`)."""
+    title: str | None = None
     forms = text_inputs = passwords = selects = textareas = buttons = cart = 0
-    for el in root.iter("form", "input", "button", "select", "textarea"):
+    for el in root.iter("title", "form", "input", "button", "select", "textarea"):
         tag = el.tag
+        if tag == "title":
+            if title is None:
+                title = etree.tostring(el, method="text", encoding="unicode", with_tail=False)
+            continue
         if tag == "form":
             forms += 1
             if _CART.search((el.get("action") or "")[:_CAP_ATTRS]):
@@ -226,7 +234,9 @@ def read_controls(root: etree._Element) -> PageControls:
         )
         if _CART.search(words) or (tag == "button" and _CART.search((el.text or "")[:80])):
             cart += 1
-    return PageControls(forms, text_inputs, passwords, selects, textareas, buttons, cart)
+    return PageControls(
+        (title or "")[:300], forms, text_inputs, passwords, selects, textareas, buttons, cart
+    )
 
 
 def _log(value: float) -> float:
