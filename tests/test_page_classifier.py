@@ -329,3 +329,24 @@ def test_filter_and_pipeline_agree_on_the_page_type(page: str, url: str) -> None
         assert passes
     if not passes:
         assert not judgement.keep
+
+
+def test_article_floor_and_merged_classes() -> None:
+    """P(article) at or over the floor types the page article; an internal class's probability
+    counts for the type it reports as."""
+    from newsspider.extraction.page_classifier import PageTypeModel
+
+    width = len(FEATURE_NAMES)
+    zero = tuple(0.0 for _ in range(width))
+    # article, listing, no_article (reported as other): P = 0.1, 0.5, 0.4
+    offsets = (math.log(0.1), math.log(0.5), math.log(0.4))
+    targets = (LEARNED_TYPES.index("article"), LEARNED_TYPES.index("listing"), 5)
+    strict = PageTypeModel((zero, zero, zero), offsets, targets, article_floor=0.5)
+    lenient = PageTypeModel((zero, zero, zero), offsets, targets, article_floor=0.1)
+    assert strict.predict(zero).page_type == "listing"
+    assert lenient.predict(zero).page_type == "article"
+    probabilities = strict.predict(zero).as_dict()
+    assert probabilities["other"] == pytest.approx(0.4, abs=1e-4)
+    assert strict.predict(zero).likeliest_besides_article() == "listing"
+    with pytest.raises(ValueError, match="features"):
+        strict.predict(zero[:-1])
