@@ -339,7 +339,8 @@ def write_model(rows: list[Row], path: Path, floor: float) -> None:
 
 def cost(root: Path, corpus: str, repeat: int) -> list[str]:
     """Extraction time per page with and without the page classifier's stages (its control walk,
-    features and model, switched off in `newsspider.extraction.api` for the "without" runs),
+    features and model, switched off in `newsspider.extraction.api` for the "without" runs, which
+    read the title and password fields as before: `pagetype.read_form_signals`),
     against the bare lxml parse: best of ``repeat`` per page, the three interleaved page by
     page in one process."""
     import lxml.html
@@ -348,12 +349,17 @@ def cost(root: Path, corpus: str, repeat: int) -> list[str]:
 
     stages: Any = api  # its stage functions are swapped for the "without" runs
     from newsspider.extraction.page_features import PageControls
+    from newsspider.extraction.pagetype import read_form_signals
 
     pages = load_corpus(corpus, root)
     real = (stages.read_controls, stages.page_type_features, stages.classify_page_type)
     zeros = tuple(0.0 for _ in FEATURE_NAMES)
+    def before(root: Any) -> PageControls:  # what `extract` read before: title, passwords
+        title, passwords = read_form_signals(root)
+        return PageControls(title=title, password_fields=passwords)
+
     off = (
-        lambda root: PageControls(),
+        before,
         lambda *args: zeros,
         lambda features: None,
     )
