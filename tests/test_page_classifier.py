@@ -16,18 +16,18 @@ from scrapy.settings import Settings
 
 from newsspider.extraction.api import extract
 from newsspider.extraction.article import PAGE_TYPES
-from newsspider.extraction.content_score import Thresholds
-from newsspider.extraction.page_classifier import (
+from newsspider.extraction.classify.content_score import Thresholds
+from newsspider.extraction.classify.page_classifier import (
     LEARNED_TYPES,
     MODEL,
     MODEL_PATH,
     RULE_TYPES,
     load_model,
 )
-from newsspider.extraction.page_features import FEATURE_NAMES, read_controls
+from newsspider.extraction.classify.page_features import FEATURE_NAMES, read_controls
 from newsspider.extraction.page_judgement import judge_page
 from newsspider.extraction.stages import StageRecord
-from newsspider.extraction.url_shape import date_in_url, url_article_score
+from newsspider.extraction.common.url_shape import date_in_url, url_article_score
 from newsspider.items import PageItem
 from newsspider.middlewares import ContentFilterMiddleware, PageDropped
 from newsspider.pipelines import ArticlePipeline
@@ -334,7 +334,7 @@ def test_filter_and_pipeline_agree_on_the_page_type(page: str, url: str) -> None
 def test_article_floor_and_merged_classes() -> None:
     """P(article) at or over the floor types the page article; an internal class's probability
     counts for the type it reports as."""
-    from newsspider.extraction.page_classifier import PageTypeModel
+    from newsspider.extraction.classify.page_classifier import PageTypeModel
 
     width = len(FEATURE_NAMES)
     zero = tuple(0.0 for _ in range(width))

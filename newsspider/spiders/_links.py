@@ -17,13 +17,13 @@ from urllib.parse import urldefrag, urlsplit
 
 from lxml import etree
 
-from newsspider.extraction.url_shape import (
+from newsspider.extraction.common.url_shape import (
     JUNK_TOKENS,
     PAGINATION_URL,
     path_segments,
     url_article_score,
 )
-from newsspider.extraction.urls import join_url
+from newsspider.extraction.common.urls import join_url
 from newsspider.spiders._xml import text_of
 
 ARTICLE_THRESHOLD = 3.0

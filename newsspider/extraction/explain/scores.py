@@ -7,7 +7,7 @@ from dataclasses import asdict
 from typing import Any
 
 from newsspider.extraction.article import Article
-from newsspider.extraction.confidence import (
+from newsspider.extraction.classify.confidence import (
     CAPPED_TYPES,
     FEATURE_NAMES,
     NON_ARTICLE_CAP,
@@ -20,7 +20,7 @@ from newsspider.extraction.explain.model import (
     FeatureContribution,
     PageTypeExplanation,
 )
-from newsspider.extraction.page_features import FEATURE_NAMES as PAGE_TYPE_FEATURES
+from newsspider.extraction.classify.page_features import FEATURE_NAMES as PAGE_TYPE_FEATURES
 from newsspider.extraction.stages import StageRecord
 
 
