@@ -25,9 +25,9 @@ from newsspider.extraction.classify.page_classifier import (
     load_model,
 )
 from newsspider.extraction.classify.page_features import FEATURE_NAMES, read_controls
+from newsspider.extraction.common.url_shape import date_in_url, url_article_score
 from newsspider.extraction.page_judgement import judge_page
 from newsspider.extraction.stages import StageRecord
-from newsspider.extraction.common.url_shape import date_in_url, url_article_score
 from newsspider.items import PageItem
 from newsspider.middlewares import ContentFilterMiddleware, PageDropped
 from newsspider.pipelines import ArticlePipeline

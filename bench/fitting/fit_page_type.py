@@ -354,6 +354,7 @@ def cost(root: Path, corpus: str, repeat: int) -> list[str]:
     pages = load_corpus(corpus, root)
     real = (stages.read_controls, stages.page_type_features, stages.classify_page_type)
     zeros = tuple(0.0 for _ in FEATURE_NAMES)
+
     def before(root: Any) -> PageControls:  # what `extract` read before: title, passwords
         title, passwords = read_form_signals(root)
         return PageControls(title=title, password_fields=passwords)

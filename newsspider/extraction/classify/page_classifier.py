@@ -7,10 +7,11 @@ they are in their own words (``error``, ``login``, ``empty``, ``not_html``) are 
 (`pagetype.classify_page`, `api`).
 
 Weights live in ``newsspider/models/page_type.json``, written by
-``python -m bench.fitting.fit_page_type --write`` (scikit-learn, fitted on the labelled wceb2026_llm_dev
-pages, the other development corpora's articles, their article-removed copies and generated
-non-articles; judged leave one site out and leave one corpus out: docs/page-type.md). Inference
-is a few hundred multiplications in plain Python: no scikit-learn at run time.
+``python -m bench.fitting.fit_page_type --write`` (scikit-learn, fitted on the labelled
+wceb2026_llm_dev pages, the other development corpora's articles, their article-removed copies
+and generated non-articles; judged leave one site out and leave one corpus out:
+docs/page-type.md). Inference is a few hundred multiplications in plain Python: no scikit-learn
+at run time.
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@ before cleaning removes them (`read_controls`). None names a site; few read word
 declared types (``og:type``, JSON-LD ``@type``), the shape of its URL (`url_shape`, shared with
 the site spider's link classifier), and a short list of shopping-cart words in control names.
 
-The classifier that reads them is `page_classifier`; ``python -m bench.fitting.fit_page_type`` fits it.
+The classifier that reads them is `page_classifier`; ``python -m bench.fitting.fit_page_type``
+fits it.
 """
 
 from __future__ import annotations
@@ -19,8 +20,6 @@ from typing import Final
 from lxml import etree
 
 from newsspider.extraction.classify.confidence import PageEvidence
-from newsspider.extraction.metadata.reader import PageMetadata
-from newsspider.extraction.page.page_model import DENSE_CHAR_EXTRA, HEADING_TAGS, PageSegments
 from newsspider.extraction.classify.pagetype import BodyShape
 from newsspider.extraction.common.url_shape import (
     JUNK_TOKENS,
@@ -31,6 +30,8 @@ from newsspider.extraction.common.url_shape import (
     path_segments,
     url_article_score,
 )
+from newsspider.extraction.metadata.reader import PageMetadata
+from newsspider.extraction.page.page_model import DENSE_CHAR_EXTRA, HEADING_TAGS, PageSegments
 
 __all__ = [
     "FEATURE_NAMES",

@@ -15,12 +15,12 @@ from newsspider.extraction.classify.confidence import (
     QUALITY_MODEL,
     LogisticModel,
 )
+from newsspider.extraction.classify.page_features import FEATURE_NAMES as PAGE_TYPE_FEATURES
 from newsspider.extraction.explain.model import (
     ConfidenceExplanation,
     FeatureContribution,
     PageTypeExplanation,
 )
-from newsspider.extraction.classify.page_features import FEATURE_NAMES as PAGE_TYPE_FEATURES
 from newsspider.extraction.stages import StageRecord
 
 
