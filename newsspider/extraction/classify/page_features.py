@@ -249,8 +249,17 @@ def _signed(share: float | None) -> float:
 
 
 def _url_features(url: str | None) -> list[float]:
-    if not url:
-        return [0.0] * (10 + len(_URL_WORDS))
+    try:
+        return _read_url(url) if url else _no_url()
+    except ValueError:  # a URL urllib refuses (an unclosed IPv6 host): says nothing
+        return _no_url()
+
+
+def _no_url() -> list[float]:
+    return [0.0] * (10 + len(_URL_WORDS))
+
+
+def _read_url(url: str) -> list[float]:
     score = url_article_score(url)
     segments = path_segments(url)
     lowered = [segment.lower() for segment in segments]
