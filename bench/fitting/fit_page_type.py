@@ -338,33 +338,16 @@ def write_model(rows: list[Row], path: Path, floor: float) -> None:
 
 
 def cost(root: Path, corpus: str, repeat: int) -> list[str]:
-    """Extraction time per page with and without the page classifier's stages (its control walk,
-    features and model, switched off in `newsspider.extraction.api` for the "without" runs, which
-    read the title and password fields as before: `pagetype.read_form_signals`),
-    against the bare lxml parse: best of ``repeat`` per page, the three interleaved page by
-    page in one process."""
+    """What the page classifier adds to an extraction, timed stage by stage (so it holds for a
+    compiled build too, where the stages cannot be switched off from outside): its control walk
+    less the walk it replaced (`pagetype.read_form_signals`), its features and its model; next
+    to the whole `extract` and the bare lxml parse. Best of ``repeat`` per page, one process."""
     import lxml.html
 
-    from newsspider.extraction import api
-
-    stages: Any = api  # its stage functions are swapped for the "without" runs
-    from newsspider.extraction.classify.page_features import PageControls
+    from newsspider.extraction.classify.confidence import page_evidence
+    from newsspider.extraction.classify.page_classifier import classify_page_type
+    from newsspider.extraction.classify.page_features import page_type_features, read_controls
     from newsspider.extraction.classify.pagetype import read_form_signals
-
-    pages = load_corpus(corpus, root)
-    real = (stages.read_controls, stages.page_type_features, stages.classify_page_type)
-    zeros = tuple(0.0 for _ in FEATURE_NAMES)
-
-    def before(root: Any) -> PageControls:  # what `extract` read before: title, passwords
-        title, passwords = read_form_signals(root)
-        return PageControls(title=title, password_fields=passwords)
-
-    off = (
-        before,
-        lambda *args: zeros,
-        lambda features: None,
-    )
-    totals = {"parse": 0.0, "without": 0.0, "with": 0.0}
 
     def timed(run: Any) -> float:
         best = float("inf")
@@ -374,23 +357,46 @@ def cost(root: Path, corpus: str, repeat: int) -> list[str]:
             best = min(best, time.perf_counter() - started)
         return best
 
+    totals: dict[str, float] = defaultdict(float)
+    pages = load_corpus(corpus, root)
     for page in pages:
         html, url = page.html, _url(page)
+        tree = lxml.html.fromstring(html)
         totals["parse"] += timed(partial(lxml.html.fromstring, html))
-        stages.read_controls, stages.page_type_features, stages.classify_page_type = off
-        totals["without"] += timed(partial(extract, html, url))
-        stages.read_controls, stages.page_type_features, stages.classify_page_type = real
-        totals["with"] += timed(partial(extract, html, url))
-    parse = totals["parse"]
+        totals["extract"] += timed(partial(extract, html, url))
+        totals["control walk"] += timed(partial(read_controls, tree))
+        totals["replaced walk"] += timed(partial(read_form_signals, tree))
+        record = StageRecord()
+        article = extract(html, url, record=record)
+        selection = record.article_selection or record.selection
+        if record.metadata is None or record.page is None or record.shape is None:
+            continue
+        if selection is None:
+            continue
+        evidence = page_evidence(
+            record.page, selection.segment_ids, selection.container, article.body,
+            title=record.metadata.title, description=record.metadata.description,
+        )  # fmt: skip
+        arguments = (
+            url, record.metadata, read_controls(tree), record.page, record.shape, evidence,
+            len(record.thread_posts or ()),
+        )  # fmt: skip
+        totals["features"] += timed(partial(page_type_features, *arguments))
+        features = page_type_features(*arguments)
+        totals["model"] += timed(partial(classify_page_type, features))
+    added = totals["control walk"] - totals["replaced walk"] + totals["features"] + totals["model"]
+    parse, whole = totals["parse"], totals["extract"]
+    n = len(pages)
     return [
-        f"| {corpus} ({len(pages)} pages, best of {repeat}) | ms per page | × parse |",
+        f"| {corpus} ({n} pages, best of {repeat}) | ms per page | × parse |",
         "|---|---|---|",
         *(
-            f"| {name} | {1000 * value / len(pages):.2f} | {value / parse:.2f} |"
+            f"| {name} | {1000 * value / n:.3f} | {value / parse:.3f} |"
             for name, value in totals.items()
         ),
+        f"| added by the classifier | {1000 * added / n:.3f} | {added / parse:.3f} |",
         "",
-        f"with / without: {totals['with'] / totals['without']:.3f}",
+        f"extract with / without the classifier: {whole / (whole - added):.3f}",
     ]
 
 

@@ -161,11 +161,19 @@ _LD_PAGE: Final = frozenset({"WebPage", "WebSite", "BreadcrumbList", "SiteNaviga
 
 #: Words of shopping-cart controls in their class, id, name, value or text (a short list; these
 #: controls are named in English on most sites whatever their language).
-_CART: Final = re.compile(
-    r"cart|basket|checkout|add[-_ ]?to|buy[-_ ]?now|warenkorb|panier|carrito|carrello|"
-    r"winkelwagen|корзин|购物车|加入购物|カート|장바구니",
-    re.IGNORECASE,
-)
+_CART_WORDS: Final = (
+    "cart", "basket", "checkout", "addto", "add-to", "add_to", "add to", "buynow", "buy-now",
+    "buy_now", "buy now", "warenkorb", "panier", "carrito", "carrello", "winkelwagen", "корзин",
+    "购物车", "加入购物", "カート", "장바구니",
+)  # fmt: skip
+
+
+def _is_cart(text: str) -> bool:
+    """Substring tests in C: a regex alternation costs several times more per control."""
+    lowered = text.lower()
+    return any(word in lowered for word in _CART_WORDS)
+
+
 #: A price: a currency sign or code next to a number.
 _PRICE: Final = re.compile(
     r"[$€£¥₹₽₩]\s?\d|\d\s?(?:[€£¥₹₽₩円元]|zł|kr\b|руб)|\b(?:USD|EUR|GBP|CHF|CAD|AUD)\s?\d"
@@ -210,7 +218,7 @@ def read_controls(root: etree._Element) -> PageControls:
             continue
         if tag == "form":
             forms += 1
-            if _CART.search((el.get("action") or "")[:_CAP_ATTRS]):
+            if _is_cart((el.get("action") or "")[:_CAP_ATTRS]):
                 cart += 1
             continue
         if tag == "select":
@@ -233,7 +241,7 @@ def read_controls(root: etree._Element) -> PageControls:
         words = " ".join(
             (el.get(name) or "")[:_CAP_ATTRS] for name in ("class", "id", "name", "value")
         )
-        if _CART.search(words) or (tag == "button" and _CART.search((el.text or "")[:80])):
+        if _is_cart(words) or (tag == "button" and _is_cart((el.text or "")[:80])):
             cart += 1
     return PageControls(
         (title or "")[:300], forms, text_inputs, passwords, selects, textareas, buttons, cart
