@@ -389,8 +389,9 @@ def _print_summary(article: Article, explanation: Explanation) -> None:
     verdict = explanation.content_filter
     decision = "keep" if verdict.get("keep") else f"drop ({verdict.get('reason')})"
     out.write(
-        f"page type {article.page_type}, confidence {article.confidence:.3f}, "
-        f"content filter {decision}, P(article present) {verdict.get('presence')}\n"
+        f"page type {article.page_type} (P(article) {article.article_probability:.3f}), "
+        f"confidence {article.confidence:.3f}, content filter {decision}, "
+        f"P(article present) {verdict.get('presence')}\n"
     )
     body = [b for b in explanation.blocks if b.in_body]
     out.write(f"body: {len(body)} of {len(explanation.blocks)} blocks, {len(article.body)} chars")

@@ -381,7 +381,8 @@ def report_sections(article: Article, explanation: Explanation) -> list[Section]
         (
             "page-type",
             f"Page type: {explanation.page_type.page_type}",
-            _mapping_html(explanation.page_type.evidence),
+            _mapping_html(explanation.page_type.probabilities)
+            + _mapping_html(explanation.page_type.evidence),
         ),
         ("content-filter", "Content filter", _content_filter_html(verdict)),
     ]

@@ -123,6 +123,7 @@ class ArticleItem:
     site_name: str | None = None
     image: str | None = None
     page_type: str = "other"
+    article_probability: float = 0.0
     encoding: str | None = None
     warnings: list[str] = field(default_factory=list)
     # --- record metadata (issue 34): additive fields, documented on `Article` ---

@@ -30,7 +30,7 @@ from urllib.parse import urlsplit
 
 from scrapy.exceptions import IgnoreRequest, NotConfigured
 
-from newsspider.extraction.article import Article
+from newsspider.extraction.article import PAGE_TYPES, Article
 from newsspider.extraction.classify.content_score import PageVerdict, Thresholds, score_page
 from newsspider.extraction.page_judgement import Judgement, judge_page
 from newsspider.settings_defaults import (
@@ -194,6 +194,10 @@ class ContentFilterMiddleware:
         assert reason is not None  # not kept implies a reason
         self.stats.inc_value("newsspider/dropped/count")
         self.stats.inc_value(f"newsspider/dropped/reason_count/{reason}")
+        if judgement.article is not None and judgement.article.page_type in PAGE_TYPES:
+            # Per page type, as the pipeline counts its drops (bounded keys).
+            page_type = judgement.article.page_type
+            self.stats.inc_value(f"newsspider/dropped/page_type_count/{page_type}")
         self._log_drop(response.url, reason, judgement)
         raise PageDropped(
             response, reason, judgement.verdict, judgement.article, judgement.presence
@@ -220,6 +224,7 @@ class ContentFilterMiddleware:
                 judge_page, body, response.url, content_type, encoding,
                 thresholds=self.thresholds, min_presence=self.min_presence,
                 extract_function=runner.extract_function, extract_kwargs=extract_kwargs,
+                page_types=config.page_types,
             )  # fmt: skip
         except Exception as exc:
             self.stats.inc_value("newsspider/content_filter/error_count")
@@ -278,6 +283,11 @@ def _explanation(judgement: Judgement, min_presence: float) -> str:
             f"link text {v.link_text:.0f}, link blocks {v.link_blocks}"
         )
     page_type = judgement.article.page_type
+    if judgement.reason == "page_type":
+        return (
+            f"extracted, page type {page_type} not in NEWSSPIDER_PAGE_TYPES, "
+            f"P(article) {judgement.article.article_probability:.3f}"
+        )
     if judgement.presence is None or judgement.presence >= min_presence:
         return f"extracted, page type {page_type}"
     return (
@@ -291,5 +301,6 @@ def _verdict_dict(judgement: Judgement) -> dict[str, Any]:
     verdict["keep"], verdict["reason"] = judgement.keep, judgement.reason
     if judgement.article is not None:
         verdict["page_type"] = judgement.article.page_type
+        verdict["article_probability"] = judgement.article.article_probability
         verdict["presence"] = judgement.presence
     return verdict

@@ -19,6 +19,7 @@ from scrapy.exceptions import DropItem, NotConfigured
 
 from newsspider.explain_report import write_report
 from newsspider.extraction.article import PAGE_TYPES, Article
+from newsspider.extraction.page_judgement import passes_page_type
 from newsspider.items import ArticleItem, PageItem
 from newsspider.settings_defaults import DEFAULTS, PIPELINE_ENABLED
 from newsspider.workers.extraction_runner import ExtractionRunner
@@ -38,6 +39,7 @@ _TRUNCATED_COUNT = _STATS + "truncated_response_count"
 _EXPLAIN_COUNT = _STATS + "explain_report_count"
 _EXPLAIN_ERROR_COUNT = _STATS + "explain_error_count"
 _PAGE_TYPE_COUNT = {t: f"{_STATS}page_type_count/{t}" for t in PAGE_TYPES}
+_PAGE_TYPE_DROPPED = {t: f"newsspider/dropped/page_type_count/{t}" for t in PAGE_TYPES}
 
 
 class ArticlePipeline:
@@ -101,10 +103,22 @@ class ArticlePipeline:
             reason = "truncated" if truncated else "low_confidence"
             stats.inc_value("newsspider/dropped/count")
             stats.inc_value(f"newsspider/dropped/reason_count/{reason}")
+            stats.inc_value(_PAGE_TYPE_DROPPED[page_type])
             raise DropItem(
                 f"Low confidence {confidence:.2f} < {self.config.min_confidence}"
                 f" ({'truncated response' if truncated else page_type}): {item.url}"
                 f"; {self._why_hint(item.url)}",
+                log_level="INFO",
+            )
+        if not passes_page_type(article, self.config.page_types):
+            # Not an article or a thread (`NEWSSPIDER_PAGE_TYPES`): the content filter drops
+            # the same pages by the same test (`page_judgement.keep_or_drop`).
+            stats.inc_value("newsspider/dropped/count")
+            stats.inc_value("newsspider/dropped/reason_count/page_type")
+            stats.inc_value(_PAGE_TYPE_DROPPED[page_type])
+            raise DropItem(
+                f"Page type {page_type} (P(article) {article.article_probability:.2f}) not in "
+                f"NEWSSPIDER_PAGE_TYPES: {item.url}",
                 log_level="INFO",
             )
         if low:

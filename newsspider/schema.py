@@ -62,7 +62,7 @@ def article_schema() -> dict[str, Any]:
             prop["description"] = docs[item_field.name]
         if item_field.name == "page_type":
             prop["enum"] = list(PAGE_TYPES)
-        if item_field.name == "confidence":
+        if item_field.name in ("confidence", "article_probability"):
             prop.update(minimum=0, maximum=1)
         properties[item_field.name] = prop
     return {

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from newsspider.extraction.classify.confidence import DROP_THRESHOLD
-from newsspider.extraction.page_judgement import DEFAULT_MIN_PRESENCE
+from newsspider.extraction.page_judgement import DEFAULT_MIN_PRESENCE, DEFAULT_PAGE_TYPES
 
 #: Where the add-on (and the manual-configuration docs) put the components.
 #: The pipeline runs early so that user pipelines at the usual 300 see `ArticleItem`s.
@@ -55,6 +55,9 @@ RELATIVE_DATES: Final = "NEWSSPIDER_RELATIVE_DATES"
 MIN_CONFIDENCE: Final = "NEWSSPIDER_MIN_CONFIDENCE"
 #: "drop" (DropItem at INFO, counted) or "flag" (kept, `low_confidence=True`).
 LOW_CONFIDENCE_ACTION: Final = "NEWSSPIDER_LOW_CONFIDENCE"
+#: Page types (`newsspider.PAGE_TYPES`) that leave the pipeline as articles; a page of any other
+#: type is dropped (reason ``page_type``) by the pipeline and by the content filter alike.
+PAGE_TYPES_SETTING: Final = "NEWSSPIDER_PAGE_TYPES"
 #: A folder: the explain report (``newsspider explain``) of each page below the confidence
 #: threshold is written there, to see what was dropped and why. Unset: no reports.
 EXPLAIN_DIR: Final = "NEWSSPIDER_EXPLAIN_DIR"
@@ -143,9 +146,10 @@ FILTER_REASONS: Final = (
     "login",
     "consent",
     "no_article",
+    "page_type",
 )
 #: Reasons the pipeline reports under the same ``newsspider/dropped/reason_count/`` family.
-PIPELINE_DROP_REASONS: Final = ("low_confidence", "truncated", "near_duplicate")
+PIPELINE_DROP_REASONS: Final = ("low_confidence", "truncated", "near_duplicate", "page_type")
 
 DEFAULTS: Final[dict[str, Any]] = {
     PIPELINE_ENABLED: True,
@@ -158,6 +162,7 @@ DEFAULTS: Final[dict[str, Any]] = {
     RELATIVE_DATES: True,
     MIN_CONFIDENCE: DROP_THRESHOLD,
     LOW_CONFIDENCE_ACTION: "drop",
+    PAGE_TYPES_SETTING: list(DEFAULT_PAGE_TYPES),
     EXPLAIN_DIR: None,
     ITEM_SCHEMA: "newsspider",
     BUNDLED_SPIDERS: True,

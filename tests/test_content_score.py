@@ -42,7 +42,8 @@ def test_fixture_pages(path: str, reason: str | None) -> None:
 
 
 def test_reason_sets_agree() -> None:
-    assert (*REASONS, "no_article") == FILTER_REASONS  # the filter adds the extractor's verdict
+    # The filter adds the extractor's verdicts: no article present, a page type not to keep.
+    assert (*REASONS, "no_article", "page_type") == FILTER_REASONS
 
 
 def test_wrong_header_charset_still_kept() -> None:

@@ -78,7 +78,8 @@ def test_threshold_decides_between_keep_and_no_article() -> None:
     below = judge(body, min_presence=judged.presence + 1e-6)
     above = judge(body, min_presence=max(0.0, judged.presence - 1e-6))
     assert not below.keep and below.reason == "no_article"
-    assert above.keep == (judged.article.page_type not in ("empty", "error", "login"))
+    # Above the threshold the page type decides (`NEWSSPIDER_PAGE_TYPES`: articles, threads).
+    assert above.keep == (judged.article.page_type in ("article", "thread"))
 
 
 def test_custom_function_falls_back_to_the_text_statistics() -> None:

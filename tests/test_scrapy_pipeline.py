@@ -15,6 +15,7 @@ from scrapy.settings import Settings
 from support import fakes
 
 from newsspider.extraction.api import DEFAULT_MAX_BYTES
+from newsspider.extraction.article import PAGE_TYPES
 from newsspider.items import ArticleItem, PageItem
 from newsspider.pipelines import ArticlePipeline, PipelineConfig
 
@@ -116,14 +117,16 @@ def test_low_confidence_drop_says_how_to_see_why(tmp_path: Path) -> None:
 
 
 def test_low_confidence_flagged() -> None:
-    pipeline = make(NEWSSPIDER_LOW_CONFIDENCE="flag")
+    # Every page type passes here: the flag, not the page type, is under test.
+    pipeline = make(NEWSSPIDER_LOW_CONFIDENCE="flag", NEWSSPIDER_PAGE_TYPES=list(PAGE_TYPES))
     item = process(pipeline, LISTING_PAGE)
     assert isinstance(item, ArticleItem) and item.low_confidence
     assert pipeline.stats.values["newsspider/pipeline/flagged_count"] == 1
 
 
 def test_threshold_setting() -> None:
-    assert isinstance(process(make(NEWSSPIDER_MIN_CONFIDENCE=0.05), LISTING_PAGE), ArticleItem)
+    pipeline = make(NEWSSPIDER_MIN_CONFIDENCE=0.05, NEWSSPIDER_PAGE_TYPES=list(PAGE_TYPES))
+    assert isinstance(process(pipeline, LISTING_PAGE), ArticleItem)
 
 
 def test_extraction_error_logged_once_counted_dropped(caplog: pytest.LogCaptureFixture) -> None:

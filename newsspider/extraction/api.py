@@ -25,6 +25,16 @@ from newsspider.extraction.classify.confidence import (
     structured_agreement,
     with_committee,
 )
+from newsspider.extraction.classify.page_classifier import (
+    RULE_TYPES,
+    PageTypePrediction,
+    classify_page_type,
+)
+from newsspider.extraction.classify.page_features import (
+    PageControls,
+    page_type_features,
+    read_controls,
+)
 from newsspider.extraction.classify.pagetype import (
     BodyShape,
     PageSignals,
@@ -32,7 +42,6 @@ from newsspider.extraction.classify.pagetype import (
     classify_page,
     no_article_type,
     page_signals,
-    read_form_signals,
 )
 from newsspider.extraction.committee import Committee, run_committee
 from newsspider.extraction.common.collector import collector_paused
@@ -128,7 +137,9 @@ def _extract(
     metadata = read_metadata(root, url, reference_time=reference_time, hints=hints)
     if metadata.failed:
         warnings.append("metadata-error")
-    forms = read_form_signals(root)
+    # The page classifier's walk over the form controls also reads the title and the password
+    # fields (what `read_form_signals` reads).
+    controls = read_controls(root)
     page = _segment(root, url, shell_source)
     del shell_source
     run = _Extraction(
@@ -136,7 +147,7 @@ def _extract(
         used_encoding,
         warnings,
         metadata,
-        forms=forms,
+        controls=controls,
         page=page,
         explaining=record is not None,
     )
@@ -146,6 +157,7 @@ def _extract(
         root = None  # the body is chosen: no later stage reads the tree
         run.classify()
         run.page_content_instead()
+        run.learned_type()
         return run.article()
     finally:
         if record is not None:
@@ -175,7 +187,7 @@ class _Extraction:
         warnings: list[str],
         metadata: PageMetadata,
         *,
-        forms: tuple[str, int],
+        controls: PageControls,
         page: PageSegments,
         explaining: bool,
     ) -> None:
@@ -183,7 +195,8 @@ class _Extraction:
         self.encoding = encoding
         self.warnings = warnings
         self.metadata = metadata
-        self.title_text, self.password_fields = forms
+        self.controls = controls
+        self.title_text, self.password_fields = controls.title, controls.password_fields
         self.page = page
         self.explaining = explaining
         #: The default algorithm's container choice, kept for `content_selection`.
@@ -206,6 +219,8 @@ class _Extraction:
         self.reported = 0.0
         self.committee: Committee | None = None
         self.committee_used = False
+        self.type_features: tuple[float, ...] | None = None
+        self.type_prediction: PageTypePrediction | None = None
         #: Set when the page's own content replaced the article-like body.
         self.article_selection: BodySelection | None = None
 
@@ -274,6 +289,10 @@ class _Extraction:
         self.confidence = combine(self.presence, body_quality(features), page_type) if text else 0.0
         self.reported = self.confidence
         self.consult_committee()
+        posts = len(self.thread.posts) if self.thread is not None else 0
+        self.type_features = page_type_features(
+            self.url, metadata, self.controls, page, shape, evidence, posts
+        )
 
     def consult_committee(self) -> None:
         """The committee of seed methods (`committee`) sits only where the confidence
@@ -318,6 +337,21 @@ class _Extraction:
             # HTML is built.
             self.choice = self.thread = self.furniture = None
 
+    def learned_type(self) -> None:
+        """The page's type as reported: the learned classifier's (`page_classifier`). The rule
+        types stay; the rule-based shape type above feeds only the confidence and the
+        page-content body (their fitted inputs)."""
+        if self.type_features is None:
+            return
+        prediction = self.type_prediction = classify_page_type(self.type_features)
+        if prediction is None or self.page_type in RULE_TYPES:
+            return
+        self.page_type = prediction.page_type
+        if self.page_type == "article" and self.article_selection is not None:
+            # The extractor found no article here (its body is the page's content): the page
+            # is typed by its likeliest other type, so the type never says "article" then.
+            self.page_type = prediction.likeliest_besides_article()
+
     def article(self) -> Article:
         """The record: the body, its HTML, what the page is, and its metadata."""
         selection = self.selection
@@ -327,10 +361,17 @@ class _Extraction:
             body_html=body_html(self.page, selection.segment_ids, selection.caption_ids),
             page_type=self.page_type,
             confidence=self.reported,
+            article_probability=self._article_probability(),
             encoding=self.encoding,
             warnings=tuple(self.warnings),
             **_metadata_fields(self.metadata, self.text),
         )
+
+    def _article_probability(self) -> float:
+        prediction = self.type_prediction
+        if prediction is None or self.page_type in RULE_TYPES:
+            return 0.0
+        return round(prediction.article_probability, 4)
 
     def record(self, record: StageRecord) -> None:
         """What the stages made, for `newsspider.explain`."""
@@ -347,6 +388,7 @@ class _Extraction:
         record.structured_agreement = self.agreement
         record.presence = self.presence
         record.committee, record.committee_used = self.committee, self.committee_used
+        record.type_features, record.type_prediction = self.type_features, self.type_prediction
 
 
 def _parse(

@@ -5,8 +5,20 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-#: Page types the extractor reports. Anything but "article" means the body is not to be trusted.
-PAGE_TYPES = ("article", "listing", "error", "login", "empty", "not_html", "other")
+#: Page types the extractor reports: the page classifier's (article ... other; docs/page-type.md),
+#: then the rule types. Only "article" and "thread" bodies are an article's or a thread's text.
+PAGE_TYPES = (
+    "article",
+    "thread",
+    "listing",
+    "product",
+    "documentation",
+    "other",
+    "error",
+    "login",
+    "empty",
+    "not_html",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +77,9 @@ class Article:
     page_type: str = "other"
     #: How likely it is that `body` is this page's article text, in [0, 1].
     confidence: float = 0.0
+    #: How likely it is that the page is an article (news or blog post), in [0, 1]: the page
+    #: classifier's probability for "article" (0 for the rule types: error, login, empty...).
+    article_probability: float = 0.0
     #: The character encoding the page was decoded with.
     encoding: str | None = None
     #: Diagnostic notes (e.g. "truncated", "no-body-found", "no-article": the page holds no

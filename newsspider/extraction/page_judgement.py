@@ -13,7 +13,7 @@ loop.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -26,9 +26,11 @@ from newsspider.extraction.stages import StageRecord
 __all__ = [
     "CERTAIN_REASONS",
     "DEFAULT_MIN_PRESENCE",
+    "DEFAULT_PAGE_TYPES",
     "Judgement",
     "judge_page",
     "keep_or_drop",
+    "passes_page_type",
     "presence_of",
 ]
 
@@ -43,6 +45,10 @@ CERTAIN_REASONS: Final = frozenset({"not_html", "empty", "soft_404", "consent"})
 #: ``NEWSSPIDER_CONTENT_FILTER_MIN_PRESENCE``): the highest value that loses at most 0.5% of the
 #: development articles (docs/content-filter.md).
 DEFAULT_MIN_PRESENCE: Final = 0.08
+
+#: The page types that pass by default (``NEWSSPIDER_PAGE_TYPES``): articles and threads
+#: (forum, Q&A and comment threads); the pipeline drops every other type the same way.
+DEFAULT_PAGE_TYPES: Final = ("article", "thread")
 
 #: Page types that say what they are (the extractor found no body, an error message, a sign-in
 #: form, bytes that are not text) and the drop reason each gives. The pipeline never keeps them
@@ -90,6 +96,7 @@ def judge_page(
     min_presence: float,
     extract_function: Callable[..., Article] = extract,
     extract_kwargs: Mapping[str, Any] | None = None,
+    page_types: Collection[str] = DEFAULT_PAGE_TYPES,
 ) -> Judgement:
     """Judge one response: `score_page` first; unless its verdict is a certain drop, extract
     (``extract_function(body, url, encoding, **extract_kwargs)``, as the pipeline would) and
@@ -107,25 +114,38 @@ def judge_page(
         kwargs["record"] = record
     article = extract_function(body, url, encoding, **kwargs)
     presence = presence_of(record) if record is not None else None
-    reason = keep_or_drop(verdict, article, presence, min_presence)
+    reason = keep_or_drop(verdict, article, presence, min_presence, page_types)
     return Judgement(reason is None, reason, verdict, article, presence, encoding)
 
 
+def passes_page_type(article: Article, page_types: Collection[str]) -> bool:
+    """The one page-type test of the crawl: the pipeline and the content filter both ask it."""
+    return article.page_type in page_types
+
+
 def keep_or_drop(
-    verdict: PageVerdict, article: Article, presence: float | None, min_presence: float
+    verdict: PageVerdict,
+    article: Article,
+    presence: float | None,
+    min_presence: float,
+    page_types: Collection[str] = DEFAULT_PAGE_TYPES,
 ) -> str | None:
     """The drop reason for an extracted page (None: keep). ``presence`` None: the extraction
-    measured none (a custom function), so the text-statistics verdict decides, as it did alone."""
+    measured none (a custom function), so the text-statistics verdict decides, as it did alone.
+    A page whose type is not in ``page_types`` is dropped as "page_type", as the pipeline
+    drops it (`passes_page_type`)."""
     if not verdict.keep and verdict.reason in CERTAIN_REASONS:
         return verdict.reason
     if article.page_type in NON_ARTICLE_TYPES:
         return NON_ARTICLE_TYPES[article.page_type]
     if presence is None:
-        return verdict.reason
+        return verdict.reason or (None if passes_page_type(article, page_types) else "page_type")
     if presence == 0.0:
         # No article-like body at all (the page type was "empty" before the page's content
         # became its body, `page_content`): dropped whatever the threshold.
         return "no_article"
     if presence < min_presence:
         return _LOW_PRESENCE_REASON.get(article.page_type, "no_article")
+    if not passes_page_type(article, page_types):
+        return "page_type"
     return None

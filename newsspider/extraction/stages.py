@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from newsspider.extraction.body.assembly import BodySelection
 from newsspider.extraction.body.scoring import ContainerChoice
+from newsspider.extraction.classify.page_classifier import PageTypePrediction
 from newsspider.extraction.classify.pagetype import BodyShape, PageSignals
 from newsspider.extraction.committee import Committee
 from newsspider.extraction.metadata.reader import PageMetadata
@@ -56,3 +57,6 @@ class StageRecord:
     #: (only in `confidence.COMMITTEE_BAND`).
     committee: Committee | None = None
     committee_used: bool = False
+    #: The page classifier's features (`page_features.FEATURE_NAMES`) and its prediction.
+    type_features: tuple[float, ...] | None = None
+    type_prediction: PageTypePrediction | None = None

@@ -10,9 +10,11 @@ from __future__ import annotations
 import re
 from datetime import date, datetime
 from email.utils import parsedate_to_datetime
-from urllib.parse import urlsplit
 
+from newsspider.extraction.common.url_shape import date_in_url
 from newsspider.extraction.metadata.date_parsing import MONTH_BY_NAME
+
+__all__ = ["date_in_url", "is_older", "normalize_date"]
 
 _W3C = re.compile(
     r"^\s*(\d{4})-(\d{2})(?:-(\d{2}))?"
@@ -36,9 +38,6 @@ _LOCALISED = re.compile(
     r"(?:\s*([+-]\d{2}:?\d{2}|[A-Za-z]{1,5}))?\s*$"
 )
 _MAX_DATE_CHARS = 80
-_DATE_IN_PATH = re.compile(
-    r"(?<!\d)((?:19|20)\d{2})[/_-]?(0[1-9]|1[0-2])[/_-]?(0[1-9]|[12]\d|3[01])(?!\d)"
-)
 
 
 def normalize_date(text: str | None) -> str | None:
@@ -112,14 +111,3 @@ def is_older(iso: str | None, since: date | None) -> bool:
         return False
     day = date_part(iso)
     return day is not None and day < since
-
-
-def date_in_url(url: str) -> date | None:
-    """A publication date spelled in the URL path (``/2026/03/05/``, ``/20260305/``), if any."""
-    match = _DATE_IN_PATH.search(urlsplit(url).path)
-    if not match:
-        return None
-    try:
-        return date(int(match.group(1)), int(match.group(2)), int(match.group(3)))
-    except ValueError:
-        return None

@@ -18,8 +18,13 @@ from urllib.parse import urldefrag, urlsplit
 
 from lxml import etree
 
+from newsspider.extraction.common.url_shape import (
+    JUNK_TOKENS,
+    PAGINATION_URL,
+    path_segments,
+    url_article_score,
+)
 from newsspider.extraction.common.urls import join_url
-from newsspider.spiders._dates import date_in_url
 from newsspider.spiders._xml import text_of
 
 ARTICLE_THRESHOLD = 3.0
@@ -62,23 +67,6 @@ _SIDEBAR_WORDS = re.compile(
 )
 _COMMENT_WORDS = re.compile(r"(?:^|[\s_-])(comments?|replies|discussion|disqus)(?:$|[\s_-])", re.I)
 
-# Path segments that name a listing (followed, never judged as articles).
-_LISTING_TOKENS = frozenset(
-    {
-        "tag", "tags", "topic", "topics", "category", "categories", "section", "sections",
-        "author", "authors", "archive", "archives", "page", "index", "list", "latest",
-        "news", "rubric", "theme",
-    }
-)  # fmt: skip
-# Segments of pages that are neither articles nor listings: never followed.
-_JUNK_TOKENS = frozenset(
-    {
-        "about", "contact", "contacts", "privacy", "terms", "login", "logout", "signin",
-        "signup", "register", "subscribe", "account", "search", "cart", "shop", "jobs",
-        "careers", "advertise", "feed", "rss", "cdn-cgi", "wp-admin", "wp-login.php",
-        "share", "print", "help", "faq", "cookies", "legal",
-    }
-)  # fmt: skip
 _SKIP_EXTENSIONS = frozenset(
     {
         "jpg", "jpeg", "png", "gif", "webp", "svg", "ico", "pdf", "zip", "gz", "mp3", "mp4",
@@ -86,13 +74,6 @@ _SKIP_EXTENSIONS = frozenset(
         "docx", "xls", "xlsx", "ppt", "pptx", "woff", "woff2", "ttf", "exe", "dmg", "apk",
     }
 )  # fmt: skip
-_PAGE_EXTENSIONS = frozenset({"html", "htm", "shtml", "php", "asp", "aspx", "jsp"})
-
-_NUMERIC_ID = re.compile(r"(?<![0-9])\d{4,}(?![0-9])")
-_PAGINATION_URL = re.compile(
-    r"(?:/page/\d+/?$|/p/?\d+/?$|[?&](?:page|p|pg|paged|start|offset)=\d+|[_-](?:page|p)?\d{1,3}\.s?html?$)",
-    re.IGNORECASE,
-)
 _PAGINATION_TEXT = re.compile(
     r"^\s*(?:\d{1,4}|next|next page|older|older posts|more|load more|»|›|>|→|>>|"
     r"下一页|下页|后页|更多|下一頁|"
@@ -100,7 +81,6 @@ _PAGINATION_TEXT = re.compile(
     re.IGNORECASE,
 )
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
-_WORD_SPLIT = re.compile(r"[-_+.]+")
 
 
 def _region_of(anchor: etree._Element) -> Region:
@@ -129,38 +109,11 @@ def looks_like_headline(link: Link) -> bool:
     return link.region is Region.CONTENT and _text_weight(link.text) >= HEADLINE_WEIGHT
 
 
-def path_segments(url: str) -> list[str]:
-    return [segment for segment in urlsplit(url).path.split("/") if segment]
-
-
 def score_article(url: str, text: str, region: Region) -> float:
     """How much ``url`` looks like an article link; >= `ARTICLE_THRESHOLD` means article."""
-    segments = path_segments(url)
-    if not segments:
+    score = url_article_score(url)
+    if score is None:
         return -5.0
-    lowered = [segment.lower() for segment in segments]
-    last = lowered[-1]
-    stem, _, extension = last.rpartition(".")
-    if not stem or extension not in _PAGE_EXTENSIONS:
-        stem = last
-    words = [word for word in _WORD_SPLIT.split(stem) if word]
-    score = 0.0
-    if date_in_url(url) is not None:
-        score += 3.0
-    if _NUMERIC_ID.search(stem) or (len(lowered) > 1 and _NUMERIC_ID.fullmatch(lowered[-2])):
-        score += 2.0
-    if len(words) >= 4 and len(stem) >= 20:
-        score += 2.0
-    elif len(words) >= 3:
-        score += 1.0
-    if extension in _PAGE_EXTENSIONS:
-        score += 0.5
-    score += 0.5 if len(segments) >= 2 else -1.0
-    # /tag/x/, /author/x/, /news/: listing names, unless the last segment is itself an item.
-    if last in _LISTING_TOKENS or (
-        len(lowered) > 1 and lowered[-2] in _LISTING_TOKENS and not _NUMERIC_ID.search(stem)
-    ):
-        score -= 3.0
     weight = _text_weight(text)
     if weight >= HEADLINE_WEIGHT:
         score += 1.5
@@ -242,7 +195,7 @@ def _label_text(element: etree._Element) -> str | None:
 def is_pagination(url: str, text: str, rel: str) -> bool:
     if "next" in rel.lower().split() or "prev" in rel.lower().split():
         return True
-    return bool(_PAGINATION_URL.search(url)) and bool(_PAGINATION_TEXT.match(text) or not text)
+    return bool(PAGINATION_URL.search(url)) and bool(_PAGINATION_TEXT.match(text) or not text)
 
 
 def _skippable(url: str) -> bool:
@@ -250,7 +203,7 @@ def _skippable(url: str) -> bool:
     if parts.scheme not in ("http", "https"):
         return True
     lowered = [segment.lower() for segment in path_segments(url)]
-    if any(segment in _JUNK_TOKENS for segment in lowered):
+    if any(segment in JUNK_TOKENS for segment in lowered):
         return True
     last = lowered[-1] if lowered else ""
     return "." in last and last.rsplit(".", 1)[-1] in _SKIP_EXTENSIONS

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from newsspider.extraction.api import ALGORITHMS, DEFAULT_MAX_BYTES
+from newsspider.extraction.article import PAGE_TYPES
 from newsspider.extraction.classify.confidence import DROP_THRESHOLD
 from newsspider.settings_defaults import (
     DEFAULTS,
@@ -26,6 +27,7 @@ from newsspider.settings_defaults import (
     ITEM_SCHEMA,
     LOW_CONFIDENCE_ACTION,
     MIN_CONFIDENCE,
+    PAGE_TYPES_SETTING,
     RELATIVE_DATES,
     TRUNCATED_MAX_CONFIDENCE,
 )
@@ -55,6 +57,8 @@ class PipelineConfig:
     explain_dir: Path | None = None
     explain_max: int = 100
     item_schema: str = "newsspider"
+    #: Page types that leave the pipeline as articles (``NEWSSPIDER_PAGE_TYPES``).
+    page_types: frozenset[str] = frozenset({"article", "thread"})
 
     @classmethod
     def from_settings(cls, settings: Any) -> PipelineConfig:
@@ -77,6 +81,9 @@ class PipelineConfig:
             explain_dir=Path(get(EXPLAIN_DIR)) if get(EXPLAIN_DIR) else None,
             explain_max=int(get(EXPLAIN_MAX) or 0),
             item_schema=str(get(ITEM_SCHEMA)).lower(),
+            page_types=frozenset(
+                settings.getlist(PAGE_TYPES_SETTING, DEFAULTS[PAGE_TYPES_SETTING])
+            ),
         )
         # Misconfiguration fails the crawl at start-up, not silently mid-crawl.
         if config.mode not in _MODES:
@@ -98,6 +105,12 @@ class PipelineConfig:
                 raise ValueError(
                     f"{ITEM_SCHEMA} = 'zyte' needs zyte-common-items: pip install newsspider[poet]"
                 ) from exc
+        unknown = config.page_types - set(PAGE_TYPES)
+        if unknown:
+            raise ValueError(
+                f"{PAGE_TYPES_SETTING}: unknown page types {sorted(unknown)}; "
+                f"choose from {', '.join(PAGE_TYPES)}"
+            )
         if config.explain_max < 0:
             raise ValueError(f"{EXPLAIN_MAX} must be >= 0, got {config.explain_max}")
         if config.workers < 0:

@@ -112,6 +112,8 @@ def _content_filter(
         "reason": reason,
         "presence": round(presence, 4),
         "min_presence": min_presence,
+        "page_type": article.page_type,
+        "article_probability": article.article_probability,
         "text_statistics": verdict.to_dict(),
     }
 

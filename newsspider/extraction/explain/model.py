@@ -130,8 +130,11 @@ class CommitteeExplanation:
 @dataclass(frozen=True, slots=True)
 class PageTypeExplanation:
     page_type: str
-    #: The measures `classify_page` decided on, by name.
+    #: The measures `classify_page` decided on, by name, and the page classifier's features.
     evidence: Mapping[str, Any] = field(default_factory=dict)
+    #: The page classifier's probability for each learned type (`page_classifier`); empty for
+    #: the rule types (error, login, empty, not_html).
+    probabilities: Mapping[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

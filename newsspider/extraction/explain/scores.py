@@ -17,6 +17,7 @@ from newsspider.extraction.classify.confidence import (
     QUALITY_MODEL,
     LogisticModel,
 )
+from newsspider.extraction.classify.page_features import FEATURE_NAMES as PAGE_TYPE_FEATURES
 from newsspider.extraction.explain.model import (
     MAX_BLOCK_TEXT,
     CommitteeExplanation,
@@ -82,7 +83,14 @@ def explain_page_type(article: Article, record: StageRecord) -> PageTypeExplanat
     evidence["structured_data_says_article"] = record.is_article_hint
     if article.warnings:
         evidence["warnings"] = list(article.warnings)
-    return PageTypeExplanation(article.page_type, evidence)
+    if record.type_features is not None:
+        evidence["classifier_features"] = {
+            name: round(value, 3)
+            for name, value in zip(PAGE_TYPE_FEATURES, record.type_features, strict=True)
+        }
+    prediction = record.type_prediction
+    probabilities = prediction.as_dict() if prediction is not None else {}
+    return PageTypeExplanation(article.page_type, evidence, probabilities)
 
 
 def explain_committee(record: StageRecord) -> CommitteeExplanation | None:

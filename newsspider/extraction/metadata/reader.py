@@ -67,6 +67,12 @@ class PageMetadata:
     date_raw: str | None = None
     date_modified_raw: str | None = None
     paywalled: bool | None = None
+    #: Evidence for the page type (`page_features`): the page's ``og:type`` (lower case, "" when
+    #: none), its JSON-LD ``@type`` names, and how many ``<time>`` and ``<h1>`` elements it has.
+    og_type: str = ""
+    schema_types: frozenset[str] = frozenset()
+    time_count: int = 0
+    h1_count: int = 0
 
 
 # --- small field readers ----------------------------------------------------------------------
@@ -290,4 +296,8 @@ def _read(
             authors=authors,
             headline=headlines[0] if headlines else None,
         ),
+        og_type=(_first(meta, "og:type") or "").lower(),
+        schema_types=frozenset(t for obj in everything for t in schema_types(obj)),
+        time_count=len(scan.times),
+        h1_count=len(scan.h1s),
     )

@@ -1,0 +1,446 @@
+"""Fit and judge the page classifier (`newsspider.extraction.classify.page_classifier`).
+
+    python -m bench.fitting.fit_page_type [--cache FILE] [--write] [--loso]
+
+Training pages (every one extracted by `newsspider.extract`, its `page_features` read from the
+stage record):
+
+- wceb2026_llm_dev, labelled by ``meta.page_type``: article and blog -> article, forum ->
+  thread, listing and collection -> listing, service -> other, product, documentation;
+- every other development corpus's pages as articles (scrapinghub_aeb, magichtml_article,
+  readability_testpages without its synthetic pages, newspaper4k_regression, htmldate_eval),
+  minus the pages the corpora themselves mark as non-articles (`middleware_eval`'s list);
+- each body-truth page with its article removed (`middleware_eval.structural`) as ``other``:
+  the page around a missing article, fitted as a class of its own ("no_article", reported as
+  other: `page_classifier.INTERNAL_CLASSES`);
+- generated non-articles (`bench.filter.negative_pages`): listing kinds -> listing, the rest (walls,
+  shells, media and form pages) -> no_article.
+
+Pages the rules type first (error, login, empty, not HTML) are left out: the model never decides
+them. Judged two ways, printed as tables: leave one site out on wceb's labelled pages (group =
+registered domain, approximated as the host's last two labels, three under a two-letter
+second-level such as co.uk; the other sources always train), and leave one corpus out for the
+article corpora (the corpus's pages and its article-removed copies out of training together).
+``--write`` fits on everything and writes ``newsspider/models/page_type.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter, defaultdict
+from dataclasses import asdict, dataclass
+from functools import partial
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from bench.corpus import available_corpora, corpora_root, load_corpus
+from bench.filter.middleware_eval import _corpus_non_article, _url, structural
+from bench.filter.negative_pages import generate
+from newsspider.extraction.api import extract
+from newsspider.extraction.classify.page_classifier import (
+    INTERNAL_CLASSES,
+    LEARNED_TYPES,
+    MODEL_PATH,
+    RULE_TYPES,
+)
+from newsspider.extraction.classify.page_features import FEATURE_NAMES
+from newsspider.extraction.stages import StageRecord
+
+WCEB = "wceb2026_llm_dev"
+WCEB_LABELS = {
+    "article": "article",
+    "blog": "article",
+    "forum": "thread",
+    "listing": "listing",
+    "collection": "listing",
+    "service": "other",
+    "product": "product",
+    "documentation": "documentation",
+}
+GENERATED_LABELS = {
+    "search_results": "listing",
+    "tag_page": "listing",
+    "home_page": "listing",
+    "blog_index": "listing",
+    "author_page": "listing",
+    "product_listing": "listing",
+}
+#: Regularisation of the logistic model (inverse strength): the best of 1, 0.3, 0.1 and 0.03 by
+#: leave-one-site-out macro-F1 on wceb (0.70 at 0.1, 0.64 at 1; 8 site-grouped folds).
+C = 0.1
+#: The article floor (`PageTypeModel.article_floor`) is the largest of these that keeps at least
+#: `KEEP_ARTICLES` of every article corpus typed article or thread, held out.
+FLOORS = (0.5, 0.4, 0.3, 0.25, 0.2, 0.15, 0.1, 0.08, 0.06, 0.05, 0.04, 0.03, 0.02, 0.01)
+KEEP_ARTICLES = 0.98
+
+
+@dataclass(slots=True)
+class Row:
+    source: str  # corpus name, or "generated"
+    kind: str  # "page", "removed" (article-removed copy), or the generated kind
+    id: str
+    url: str
+    label: str
+    site: str
+    lang: str
+    features: list[float]
+
+
+_SECOND_LEVEL = frozenset({"co", "com", "org", "net", "ac", "gov", "edu", "ne", "or"})
+
+
+def registered_domain(url: str) -> str:
+    host = (urlsplit(url).hostname or "").lower().removeprefix("www.")
+    labels = host.split(".")
+    if len(labels) >= 3 and len(labels[-1]) == 2 and labels[-2] in _SECOND_LEVEL:
+        return ".".join(labels[-3:])
+    return ".".join(labels[-2:])
+
+
+def _features(body: bytes, url: str, content_type: str = "text/html") -> list[float] | None:
+    record = StageRecord()
+    article = extract(body, url, record=record)
+    if record.type_features is None or article.page_type in RULE_TYPES:
+        return None
+    return list(record.type_features)
+
+
+def collect(root: Path) -> list[Row]:
+    rows: list[Row] = []
+    for corpus in available_corpora(root):
+        started = time.perf_counter()
+        for page in load_corpus(corpus, root):
+            url = _url(page)
+            if corpus == WCEB:
+                label = WCEB_LABELS.get(str(page.meta.get("page_type")))
+                if label is None:
+                    continue
+            elif _corpus_non_article(page):
+                continue
+            else:
+                label = "article"
+            site = registered_domain(url)
+            lang = page.lang or "?"
+            features = _features(page.html, url)
+            if features is not None:
+                rows.append(Row(corpus, "page", page.id, url, label, site, lang, features))
+            if label != "article" or not page.body:
+                continue
+            made = structural(page)
+            if made is None or made.gutted is None:
+                continue
+            features = _features(made.gutted, url)
+            if features is not None:
+                rows.append(
+                    Row(corpus, "removed", page.id, url, "no_article", site, lang, features)
+                )
+        print(f"{corpus}: {time.perf_counter() - started:.0f}s", file=sys.stderr)
+    for neg in generate(per_language=4):
+        if not neg.content_type.startswith("text/html"):
+            continue
+        features = _features(neg.body, neg.url)
+        if features is None:
+            continue
+        label = GENERATED_LABELS.get(neg.kind, "no_article")
+        page_id = f"{neg.kind}/{neg.lang}/{neg.style}"
+        rows.append(
+            Row("generated", neg.kind, page_id, neg.url, label, neg.kind, neg.lang, features)
+        )
+    return rows
+
+
+# --- fitting ----------------------------------------------------------------------------------
+
+
+def _model() -> Any:
+    from sklearn.linear_model import LogisticRegression  # type: ignore[import-untyped]
+    from sklearn.pipeline import make_pipeline  # type: ignore[import-untyped]
+    from sklearn.preprocessing import StandardScaler  # type: ignore[import-untyped]
+
+    return make_pipeline(
+        StandardScaler(), LogisticRegression(C=C, max_iter=3000, class_weight="balanced")
+    )
+
+
+def _fit(rows: list[Row]) -> Any:
+    model = _model()
+    model.fit([r.features for r in rows], [r.label for r in rows])
+    return model
+
+
+def _proba(model: Any, rows: list[Row]) -> list[dict[str, float]]:
+    classes = list(model.classes_)
+    out = []
+    for probs in model.predict_proba([r.features for r in rows]):
+        found: Counter[str] = Counter()
+        for name, value in zip(classes, map(float, probs), strict=True):
+            found[INTERNAL_CLASSES.get(name, name)] += value  # type: ignore[assignment]
+        out.append({t: found.get(t, 0.0) for t in LEARNED_TYPES})
+    return out
+
+
+FLOOR = [0.5]  # the chosen article floor, set by `choose_floor`
+
+
+def _argmax(probs: dict[str, float]) -> str:
+    if probs["article"] >= FLOOR[0]:
+        return "article"
+    return max(LEARNED_TYPES, key=lambda t: probs[t])
+
+
+def choose_floor(rows: list[Row], held: dict[int, dict[str, float]]) -> float:
+    corpora = sorted({r.source for r in rows} - {WCEB, "generated"})
+    for floor in FLOORS:
+        FLOOR[0] = floor
+        worst = min(
+            sum(_argmax(held[i]) in ("article", "thread") for i in pages) / len(pages)
+            for corpus in corpora
+            if (pages := [i for i in held if rows[i].source == corpus and rows[i].kind == "page"])
+        )
+        if worst >= KEEP_ARTICLES:
+            return floor
+    return FLOORS[-1]
+
+
+def leave_one_site_out(rows: list[Row], folds: int | None) -> dict[int, dict[str, float]]:
+    """Held-out probabilities of every wceb row (pages and article-removed copies), each
+    predicted by a model that saw nothing of its site. ``folds``: group k-fold instead of one
+    fit per site (faster, still site-disjoint)."""
+    wceb = [i for i, r in enumerate(rows) if r.source == WCEB]
+    sites = sorted({rows[i].site for i in wceb})
+    buckets = [sites[k::folds] for k in range(folds)] if folds else [[site] for site in sites]
+    held: dict[int, dict[str, float]] = {}
+    for bucket in buckets:
+        out = set(bucket)
+        test = [i for i in wceb if rows[i].site in out]
+        train = [r for r in rows if not (r.source == WCEB and r.site in out)]
+        model = _fit(train)
+        for i, probs in zip(test, _proba(model, [rows[i] for i in test]), strict=True):
+            held[i] = probs
+    return held
+
+
+def leave_one_corpus_out(rows: list[Row]) -> dict[int, dict[str, float]]:
+    held: dict[int, dict[str, float]] = {}
+    for corpus in sorted({r.source for r in rows} - {WCEB, "generated"}):
+        test = [i for i, r in enumerate(rows) if r.source == corpus]
+        model = _fit([r for r in rows if r.source != corpus])
+        for i, probs in zip(test, _proba(model, [rows[i] for i in test]), strict=True):
+            held[i] = probs
+    # The generated pages: one kind out at a time.
+    for kind in sorted({r.kind for r in rows if r.source == "generated"}):
+        test = [i for i, r in enumerate(rows) if r.source == "generated" and r.kind == kind]
+        model = _fit([r for r in rows if not (r.source == "generated" and r.kind == kind)])
+        for i, probs in zip(test, _proba(model, [rows[i] for i in test]), strict=True):
+            held[i] = probs
+    return held
+
+
+# --- reporting --------------------------------------------------------------------------------
+
+
+def auroc(scores: list[float], positives: list[bool]) -> float:
+    pairs = sorted(zip(scores, positives, strict=True))
+    rank_sum = 0.0
+    index = 0
+    while index < len(pairs):
+        end = index
+        while end + 1 < len(pairs) and pairs[end + 1][0] == pairs[index][0]:
+            end += 1
+        rank = (index + end) / 2 + 1
+        rank_sum += rank * sum(1 for k in range(index, end + 1) if pairs[k][1])
+        index = end + 1
+    n_pos = sum(positives)
+    n_neg = len(positives) - n_pos
+    if not n_pos or not n_neg:
+        return float("nan")
+    return (rank_sum - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg)
+
+
+def type_table(rows: list[Row], held: dict[int, dict[str, float]]) -> list[str]:
+    pages = [i for i in held if rows[i].kind == "page"]
+    truth = [rows[i].label for i in pages]
+    guess = [_argmax(held[i]) for i in pages]
+    out = ["| truth \\ typed | " + " | ".join(LEARNED_TYPES) + " | n |"]
+    out.append("|---" * (len(LEARNED_TYPES) + 2) + "|")
+    counts = Counter(zip(truth, guess, strict=True))
+    for t in LEARNED_TYPES:
+        n = sum(counts[(t, g)] for g in LEARNED_TYPES)
+        out.append(
+            f"| {t} | " + " | ".join(str(counts[(t, g)]) for g in LEARNED_TYPES) + f" | {n} |"
+        )
+    out += ["", "| type | precision | recall | F1 |", "|---|---|---|---|"]
+    f1s = []
+    for t in LEARNED_TYPES:
+        tp = counts[(t, t)]
+        predicted = sum(counts[(x, t)] for x in LEARNED_TYPES)
+        actual = sum(counts[(t, x)] for x in LEARNED_TYPES)
+        p = tp / predicted if predicted else 0.0
+        r = tp / actual if actual else 0.0
+        f1 = 2 * p * r / (p + r) if p + r else 0.0
+        f1s.append(f1)
+        out.append(f"| {t} | {p:.3f} | {r:.3f} | {f1:.3f} |")
+    macro = sum(f1s) / len(f1s)
+    score = [held[i]["article"] for i in pages]
+    area = auroc(score, [t == "article" for t in truth])
+    accuracy = sum(t == g for t, g in zip(truth, guess, strict=True)) / len(pages)
+    out += ["", f"macro-F1 {macro:.3f}; accuracy {accuracy:.3f}; article-vs-not AUROC {area:.3f}"]
+    return out
+
+
+def share_table(rows: list[Row], held: dict[int, dict[str, float]], title: str) -> list[str]:
+    out = [f"| {title} | source | kind | pages | typed article | article or thread | types |"]
+    out.append("|---|---|---|---|---|---|---|")
+    groups: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for i in held:
+        kind = rows[i].kind if rows[i].source != WCEB else f"{rows[i].kind} ({rows[i].label})"
+        groups[(rows[i].source, kind)].append(i)
+    for (source, kind), members in sorted(groups.items()):
+        typed = Counter(_argmax(held[i]) for i in members)
+        n = len(members)
+        art = typed["article"]
+        keep = art + typed["thread"]
+        top = ", ".join(f"{t} {c}" for t, c in typed.most_common(3))
+        out.append(
+            f"| | {source} | {kind} | {n} | {100 * art / n:.1f}% | {100 * keep / n:.1f}% | {top} |"
+        )
+    return out
+
+
+def write_model(rows: list[Row], path: Path, floor: float) -> None:
+    model = _fit(rows)
+    scaler, logistic = model.steps[0][1], model.steps[1][1]
+    classes = list(logistic.classes_)
+    order = [classes.index(t) for t in (*LEARNED_TYPES, *INTERNAL_CLASSES) if t in classes]
+    counts = Counter(
+        f"{r.source}/{r.label}" if r.kind != "removed" else f"{r.source}/removed" for r in rows
+    )
+    stored = {
+        "about": (
+            "Page classifier: multinomial logistic regression on standardised features, "
+            "written by python -m bench.fitting.fit_page_type --write (docs/page-type.md)."
+        ),
+        "fitted_on": dict(sorted(counts.items())),
+        "features": list(FEATURE_NAMES),
+        "classes": [classes[k] for k in order],
+        "means": [round(float(m), 6) for m in scaler.mean_],
+        "scales": [round(float(s), 6) for s in scaler.scale_],
+        "weights": [[round(float(w), 6) for w in logistic.coef_[k]] for k in order],
+        "intercepts": [round(float(logistic.intercept_[k]), 6) for k in order],
+        "article_floor": floor,
+    }
+    path.write_text(json.dumps(stored, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {path}", file=sys.stderr)
+
+
+def cost(root: Path, corpus: str, repeat: int) -> list[str]:
+    """What the page classifier adds to an extraction, timed stage by stage (so it holds for a
+    compiled build too, where the stages cannot be switched off from outside): its control walk
+    less the walk it replaced (`pagetype.read_form_signals`), its features and its model; next
+    to the whole `extract` and the bare lxml parse. Best of ``repeat`` per page, one process."""
+    import lxml.html
+
+    from newsspider.extraction.classify.confidence import page_evidence
+    from newsspider.extraction.classify.page_classifier import classify_page_type
+    from newsspider.extraction.classify.page_features import page_type_features, read_controls
+    from newsspider.extraction.classify.pagetype import read_form_signals
+
+    def timed(run: Any) -> float:
+        best = float("inf")
+        for _ in range(repeat):
+            started = time.perf_counter()
+            run()
+            best = min(best, time.perf_counter() - started)
+        return best
+
+    totals: dict[str, float] = defaultdict(float)
+    pages = load_corpus(corpus, root)
+    for page in pages:
+        html, url = page.html, _url(page)
+        tree = lxml.html.fromstring(html)
+        totals["parse"] += timed(partial(lxml.html.fromstring, html))
+        totals["extract"] += timed(partial(extract, html, url))
+        totals["control walk"] += timed(partial(read_controls, tree))
+        totals["replaced walk"] += timed(partial(read_form_signals, tree))
+        record = StageRecord()
+        article = extract(html, url, record=record)
+        selection = record.article_selection or record.selection
+        if record.metadata is None or record.page is None or record.shape is None:
+            continue
+        if selection is None:
+            continue
+        evidence = page_evidence(
+            record.page, selection.segment_ids, selection.container, article.body,
+            title=record.metadata.title, description=record.metadata.description,
+        )  # fmt: skip
+        arguments = (
+            url, record.metadata, read_controls(tree), record.page, record.shape, evidence,
+            len(record.thread_posts or ()),
+        )  # fmt: skip
+        totals["features"] += timed(partial(page_type_features, *arguments))
+        features = page_type_features(*arguments)
+        totals["model"] += timed(partial(classify_page_type, features))
+    added = totals["control walk"] - totals["replaced walk"] + totals["features"] + totals["model"]
+    parse, whole = totals["parse"], totals["extract"]
+    n = len(pages)
+    return [
+        f"| {corpus} ({n} pages, best of {repeat}) | ms per page | × parse |",
+        "|---|---|---|",
+        *(
+            f"| {name} | {1000 * value / n:.3f} | {value / parse:.3f} |"
+            for name, value in totals.items()
+        ),
+        f"| added by the classifier | {1000 * added / n:.3f} | {added / parse:.3f} |",
+        "",
+        f"extract with / without the classifier: {whole / (whole - added):.3f}",
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--corpora", help="corpora folder (default ../shared/corpora)")
+    parser.add_argument("--cache", help="read the features from / write them to this file")
+    parser.add_argument("--write", action="store_true", help=f"write {MODEL_PATH}")
+    parser.add_argument(
+        "--folds", type=int, default=0, help="site-grouped k folds instead of one per site"
+    )
+    parser.add_argument("--cost", help="time the classifier's stages on this corpus, and stop")
+    parser.add_argument("--repeat", type=int, default=3, help="--cost: best of N")
+    args = parser.parse_args(argv)
+    if args.cost:
+        print("\n".join(cost(corpora_root(args.corpora), args.cost, args.repeat)))
+        return 0
+    cache = Path(args.cache) if args.cache else None
+    if cache is not None and cache.is_file():
+        rows = [Row(**record) for record in json.loads(cache.read_text())]
+        for row in rows:  # a cache written before the no_article class
+            if row.kind == "removed" or (row.source == "generated" and row.label == "other"):
+                row.label = "no_article"
+        if rows and len(rows[0].features) != len(FEATURE_NAMES):
+            raise SystemExit(f"{cache} holds other features: delete it")
+    else:
+        rows = collect(corpora_root(args.corpora))
+        if cache is not None:
+            cache.write_text(json.dumps([asdict(r) for r in rows]))
+    print(f"{len(rows)} rows: {dict(Counter(r.label for r in rows))}", file=sys.stderr)
+    corpus_held = leave_one_corpus_out(rows)
+    floor = choose_floor(rows, corpus_held)
+    lines = [f"Article floor {floor} (P(article) >= floor types a page article)", ""]
+    how = f"{args.folds} site-grouped folds" if args.folds else "one fit per site"
+    lines += [f"Leave one site out ({how}), wceb2026_llm_dev's labelled pages:", ""]
+    site_held = leave_one_site_out(rows, args.folds or None)
+    lines += type_table(rows, site_held)
+    lines += ["", "Leave one corpus out (and one generated kind out):", ""]
+    lines += share_table(rows, {**corpus_held, **site_held}, "held out")
+    print("\n".join(lines))
+    if args.write:
+        write_model(rows, MODEL_PATH, floor)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,408 @@
+"""The page classifier's evidence: what kind of page this is, read from its structure and metadata.
+
+Every feature is cheap and read from what `extract` already built (the metadata, the page model,
+the body's shape and evidence, the thread's posts) plus one walk over the page's form controls
+before cleaning removes them (`read_controls`). None names a site; few read words: the page's
+declared types (``og:type``, JSON-LD ``@type``), the shape of its URL (`url_shape`, shared with
+the site spider's link classifier), and a short list of shopping-cart words in control names.
+
+The classifier that reads them is `page_classifier`; ``python -m bench.fitting.fit_page_type``
+fits it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Final
+
+from lxml import etree
+
+from newsspider.extraction.classify.confidence import PageEvidence
+from newsspider.extraction.classify.pagetype import BodyShape
+from newsspider.extraction.common.url_shape import (
+    JUNK_TOKENS,
+    LISTING_TOKENS,
+    NUMERIC_ID,
+    PAGINATION_URL,
+    date_in_url,
+    path_segments,
+    url_article_score,
+)
+from newsspider.extraction.metadata.reader import PageMetadata
+from newsspider.extraction.page.page_model import DENSE_CHAR_EXTRA, HEADING_TAGS, PageSegments
+
+__all__ = [
+    "FEATURE_NAMES",
+    "PageControls",
+    "page_type_features",
+    "read_controls",
+]
+
+FEATURE_NAMES: Final = (
+    # the URL
+    "url_score",
+    "url_root",
+    "url_date",
+    "url_numeric_id",
+    "url_slug_words",
+    "url_depth",
+    "url_listing_token",
+    "url_junk_token",
+    "url_query",
+    "url_pagination",
+    "url_thread_word",
+    "url_product_word",
+    "url_collection_word",
+    "url_documentation_word",
+    "url_article_word",
+    "url_service_word",
+    # what the page declares
+    "og_article",
+    "og_website",
+    "og_product",
+    "og_other",
+    "ld_article",
+    "ld_discussion",
+    "ld_product",
+    "ld_collection",
+    "ld_documentation",
+    "ld_organisation",
+    "ld_webpage_only",
+    "has_authors",
+    "has_date",
+    "time_elements",
+    "h1_count",
+    # controls
+    "forms",
+    "text_inputs",
+    "password_fields",
+    "selects",
+    "textareas",
+    "buttons",
+    "cart_controls",
+    "price_lines",
+    # the page's structure
+    "log_page_chars",
+    "log_segments",
+    "page_link_density",
+    "linked_headings",
+    "teaser_links",
+    "teaser_share",
+    "page_headings",
+    "page_heading_share",
+    "code_share",
+    "list_item_share",
+    "table_cell_share",
+    "article_elements",
+    "page_date_lines",
+    # the chosen body
+    "log_body_chars",
+    "paragraphs",
+    "container_link_density",
+    "body_share",
+    "body_heading_share",
+    "short_line_share",
+    "date_line_share",
+    "cell_share",
+    "tag_ratio_agreement",
+    "declared_container",
+    "body_position",
+    "title_agreement",
+    "description_agreement",
+    "thread_posts",
+)
+
+#: Path segments by the kind of page platforms put under them (forum software's /t/ and
+#: /threads/, shop systems' /products/ and /collections/, documentation hosts' /latest/...).
+_URL_WORDS: Final = (
+    frozenset(
+        """t thread threads topic topics forum forums questions question q community
+        discussion discussions discuss board boards comments viewtopic.php showthread.php""".split()
+    ),
+    frozenset("product products p item items shop store dp sku buy".split()),
+    frozenset(
+        """collections collection category categories c cat catalog catalogue tag tags
+        search list archive archives""".split()
+    ),
+    frozenset(
+        """docs doc documentation manual guide guides reference api latest stable usersguide
+        tutorial tutorials wiki kb handbook ref quickstart help learn""".split()
+    ),
+    frozenset("blog blogs news article articles post posts story stories insights press".split()),
+    frozenset(
+        "services service solutions pricing programs program courses course about contact "
+        "features company".split()
+    ),
+)
+_OG_ARTICLE: Final = frozenset({"article", "news", "blog", "newsarticle", "blogposting"})
+#: JSON-LD types by what they say about the page (schema.org names).
+_LD_DISCUSSION: Final = frozenset(
+    {"DiscussionForumPosting", "QAPage", "Question", "Answer", "Comment", "Conversation"}
+)
+_LD_PRODUCT: Final = frozenset(
+    {"Product", "Offer", "AggregateOffer", "IndividualProduct", "ProductGroup", "ProductModel"}
+)
+_LD_COLLECTION: Final = frozenset(
+    {"CollectionPage", "ItemList", "SearchResultsPage", "ProfilePage", "Blog", "OfferCatalog"}
+)
+_LD_DOCUMENTATION: Final = frozenset(
+    {"TechArticle", "APIReference", "SoftwareSourceCode", "HowTo", "SoftwareApplication"}
+)
+_LD_ORGANISATION: Final = frozenset(
+    {
+        "Organization", "Corporation", "LocalBusiness", "Service", "ProfessionalService",
+        "ContactPage", "AboutPage", "FAQPage", "Store", "Event", "Course", "Place",
+    }
+)  # fmt: skip
+_LD_ARTICLE: Final = re.compile(r"(Article|BlogPosting|LiveBlogPosting|Report)$")
+_LD_PAGE: Final = frozenset({"WebPage", "WebSite", "BreadcrumbList", "SiteNavigationElement"})
+
+#: Words of shopping-cart controls in their class, id, name, value or text (a short list; these
+#: controls are named in English on most sites whatever their language).
+_CART_WORDS: Final = (
+    "cart", "basket", "checkout", "addto", "add-to", "add_to", "add to", "buynow", "buy-now",
+    "buy_now", "buy now", "warenkorb", "panier", "carrito", "carrello", "winkelwagen", "корзин",
+    "购物车", "加入购物", "カート", "장바구니",
+)  # fmt: skip
+
+
+def _is_cart(text: str) -> bool:
+    """Substring tests in C: a regex alternation costs several times more per control."""
+    lowered = text.lower()
+    return any(word in lowered for word in _CART_WORDS)
+
+
+#: A price: a currency sign or code next to a number.
+_PRICE: Final = re.compile(
+    r"[$€£¥₹₽₩]\s?\d|\d\s?(?:[€£¥₹₽₩円元]|zł|kr\b|руб)|\b(?:USD|EUR|GBP|CHF|CAD|AUD)\s?\d"
+)
+_PRICE_LINE_CHARS: Final = 40
+#: Dates as teaser and archive lines write them (as `pagetype` reads body lines).
+_DATE_LIKE: Final = re.compile(r"\d{1,4}[-/.年]\d{1,2}|\d{1,2}:\d{2}|\b(?:19|20)\d{2}\b")
+_DIGIT: Final = re.compile(r"\d")
+_TEXT_INPUTS: Final = frozenset({"", "text", "email", "search", "tel", "number", "url"})
+#: A linked line of headline length: a teaser.
+_TEASER_MIN: Final = 20
+_TEASER_MAX: Final = 200
+_CODE_TAGS: Final = frozenset({"pre", "code"})
+_CAP_ATTRS: Final = 200  # characters of an attribute read for cart words
+
+
+@dataclass(frozen=True, slots=True)
+class PageControls:
+    """The page's forms and controls, counted before cleaning removes them, and its raw
+    ``<title>`` text (read on the same walk, as `pagetype.read_form_signals` reads it)."""
+
+    title: str = ""
+    forms: int = 0
+    text_inputs: int = 0
+    password_fields: int = 0
+    selects: int = 0
+    textareas: int = 0
+    buttons: int = 0
+    cart_controls: int = 0
+
+
+def read_controls(root: etree._Element) -> PageControls:
+    """One C-level walk that stops only at the title and form controls (the same title and
+    password count as `pagetype.read_form_signals`, whose walk this one replaces in `extract`)."""
+    title: str | None = None
+    forms = text_inputs = passwords = selects = textareas = buttons = cart = 0
+    for el in root.iter("title", "form", "input", "button", "select", "textarea"):
+        tag = el.tag
+        if tag == "title":
+            if title is None:
+                title = etree.tostring(el, method="text", encoding="unicode", with_tail=False)
+            continue
+        if tag == "form":
+            forms += 1
+            if _is_cart((el.get("action") or "")[:_CAP_ATTRS]):
+                cart += 1
+            continue
+        if tag == "select":
+            selects += 1
+            continue
+        if tag == "textarea":
+            textareas += 1
+            continue
+        kind = (el.get("type") or "").lower()
+        if tag == "input":
+            if kind == "password":
+                passwords += 1
+                continue
+            if kind in _TEXT_INPUTS:
+                text_inputs += 1
+                continue
+            if kind not in ("submit", "button", "image"):
+                continue
+        buttons += 1
+        words = " ".join(
+            (el.get(name) or "")[:_CAP_ATTRS] for name in ("class", "id", "name", "value")
+        )
+        if _is_cart(words) or (tag == "button" and _is_cart((el.text or "")[:80])):
+            cart += 1
+    return PageControls(
+        (title or "")[:300], forms, text_inputs, passwords, selects, textareas, buttons, cart
+    )
+
+
+def _log(value: float) -> float:
+    return math.log1p(max(0.0, value))
+
+
+def _signed(share: float | None) -> float:
+    return 0.0 if share is None else 2.0 * share - 1.0
+
+
+def _url_features(url: str | None) -> list[float]:
+    try:
+        return _read_url(url) if url else _no_url()
+    except ValueError:  # a URL urllib refuses (an unclosed IPv6 host): says nothing
+        return _no_url()
+
+
+def _no_url() -> list[float]:
+    return [0.0] * (10 + len(_URL_WORDS))
+
+
+def _read_url(url: str) -> list[float]:
+    score = url_article_score(url)
+    segments = path_segments(url)
+    lowered = [segment.lower() for segment in segments]
+    last = lowered[-1] if lowered else ""
+    stem = last.rsplit(".", 1)[0] if "." in last else last
+    words = [w for w in re.split(r"[-_+.]+", stem) if w]
+    return [
+        max(-5.0, min(8.0, score)) if score is not None else -5.0,
+        float(score is None),
+        float(date_in_url(url) is not None),
+        float(
+            bool(NUMERIC_ID.search(stem))
+            or bool(lowered[-2:-1] and NUMERIC_ID.fullmatch(lowered[-2]))
+        ),
+        float(min(len(words), 12)),
+        float(min(len(segments), 8)),
+        float(any(s in LISTING_TOKENS for s in lowered)),
+        float(any(s in JUNK_TOKENS for s in lowered)),
+        float("?" in url),
+        float(bool(PAGINATION_URL.search(url))),
+        *(float(any(s in words for s in lowered)) for words in _URL_WORDS),
+    ]
+
+
+def _declared_features(metadata: PageMetadata) -> list[float]:
+    og = metadata.og_type
+    types = metadata.schema_types
+    ld_article = any(_LD_ARTICLE.search(t) for t in types) and not types & _LD_DOCUMENTATION
+    return [
+        float(og in _OG_ARTICLE),
+        float(og == "website"),
+        float(og.startswith("product") or og == "og:product"),
+        float(bool(og) and og not in _OG_ARTICLE and og != "website"),
+        float(ld_article),
+        float(bool(types & _LD_DISCUSSION)),
+        float(bool(types & _LD_PRODUCT)),
+        float(bool(types & _LD_COLLECTION)),
+        float(bool(types & _LD_DOCUMENTATION)),
+        float(bool(types & _LD_ORGANISATION)),
+        float(bool(types) and types <= _LD_PAGE),
+        float(bool(metadata.authors)),
+        float(metadata.date is not None),
+        _log(metadata.time_count),
+        float(min(metadata.h1_count, 5)),
+    ]
+
+
+def _structure_features(page: PageSegments) -> tuple[list[float], int]:
+    """The page's own structure (all its segments), and the count of price lines."""
+    chars = page.segment_chars
+    links = page.segment_link_chars
+    tags = page.segment_tags
+    dense = page.segment_dense_chars
+    total = total_links = 0
+    teasers = teaser_chars = 0
+    headings = heading_chars = code_chars = item_chars = cell_chars = 0
+    prices = date_lines = 0
+    for index in range(len(chars)):
+        count = chars[index]
+        total += count
+        total_links += links[index]
+        weight = count + DENSE_CHAR_EXTRA * dense[index]
+        tag = tags[index]
+        if _TEASER_MIN <= weight <= _TEASER_MAX and links[index] * 2 > count:
+            teasers += 1
+            teaser_chars += count
+        if tag in HEADING_TAGS and tag != "h1":
+            headings += 1
+            heading_chars += count
+        elif tag in _CODE_TAGS:
+            code_chars += count
+        elif tag == "li":
+            item_chars += count
+        elif tag in ("td", "th"):
+            cell_chars += count
+        if count <= _PRICE_LINE_CHARS * 3 and links[index] * 2 <= count:
+            for line in page.segment_lines[index]:
+                if len(line) <= _PRICE_LINE_CHARS and _DIGIT.search(line):
+                    if _PRICE.search(line):
+                        prices += 1
+                    elif _DATE_LIKE.search(line):
+                        date_lines += 1
+    share = 1.0 / total if total else 0.0
+    return [
+        _log(total),
+        _log(len(chars)),
+        total_links * share,
+        _log(page.linked_headings),
+        _log(teasers),
+        teaser_chars * share,
+        _log(headings),
+        heading_chars * share,
+        code_chars * share,
+        item_chars * share,
+        cell_chars * share,
+        _log(sum(1 for tag in page.block_tags if tag == "article")),
+        _log(date_lines),
+    ], prices
+
+
+def page_type_features(  # noqa: PLR0917 - one argument per stage result, all required
+    url: str | None,
+    metadata: PageMetadata,
+    controls: PageControls,
+    page: PageSegments,
+    shape: BodyShape,
+    evidence: PageEvidence,
+    thread_posts: int,
+) -> tuple[float, ...]:
+    """The features named in `FEATURE_NAMES`, in that order."""
+    structure, prices = _structure_features(page)
+    return (
+        *_url_features(url),
+        *_declared_features(metadata),
+        float(min(controls.forms, 10)),
+        _log(controls.text_inputs),
+        float(min(controls.password_fields, 3)),
+        _log(controls.selects),
+        float(min(controls.textareas, 3)),
+        _log(controls.buttons),
+        float(min(controls.cart_controls, 5)),
+        _log(prices),
+        *structure,
+        _log(shape.chars),
+        float(min(shape.paragraphs, 30)),
+        shape.container_link_density,
+        shape.body_share,
+        shape.heading_share,
+        shape.short_line_share,
+        shape.date_line_share,
+        shape.cell_share,
+        shape.tag_ratio_agreement,
+        float(evidence.declared_container),
+        evidence.body_position,
+        -1.0 if evidence.title_agreement is None else _signed(evidence.title_agreement),
+        _signed(evidence.description_agreement),
+        _log(thread_posts),
+    )

@@ -1,0 +1,352 @@
+"""The learned page classifier on pages written for these tests, and the crawl's use of it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+from collections import Counter
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from scrapy.exceptions import DropItem
+from scrapy.http import HtmlResponse, Request
+from scrapy.settings import Settings
+
+from newsspider.extraction.api import extract
+from newsspider.extraction.article import PAGE_TYPES
+from newsspider.extraction.classify.content_score import Thresholds
+from newsspider.extraction.classify.page_classifier import (
+    LEARNED_TYPES,
+    MODEL,
+    MODEL_PATH,
+    RULE_TYPES,
+    load_model,
+)
+from newsspider.extraction.classify.page_features import FEATURE_NAMES, read_controls
+from newsspider.extraction.common.url_shape import date_in_url, url_article_score
+from newsspider.extraction.page_judgement import judge_page
+from newsspider.extraction.stages import StageRecord
+from newsspider.items import PageItem
+from newsspider.middlewares import ContentFilterMiddleware, PageDropped
+from newsspider.pipelines import ArticlePipeline
+
+_SENTENCES = (
+    "The council met on Tuesday evening to discuss the new budget for the coming year.",
+    "Several members argued that the proposed cuts would hurt the town's libraries.",
+    "Others said the savings were needed to repair roads damaged during the winter storms.",
+    "After three hours of debate, the vote was postponed until the next session in May.",
+    "Residents who attended the meeting were given a chance to speak before the vote.",
+    "Many of them asked the council to find the money somewhere else in the budget.",
+)
+
+
+def _paragraphs(count: int, offset: int = 0) -> str:
+    return "".join(
+        f"<p>{_SENTENCES[(i + offset) % 6]} {_SENTENCES[(i + offset + 1) % 6]} "
+        f"{_SENTENCES[(i + offset + 2) % 6]}</p>"
+        for i in range(count)
+    )
+
+
+_CHROME = (
+    "<header><a href='/'>Town Gazette</a><nav><ul>"
+    + "".join(
+        f"<li><a href='/section/{s}/'>{s.title()}</a></li>" for s in ("local", "sport", "arts")
+    )
+    + "</ul></nav></header>"
+)
+_FOOTER = "<footer><a href='/about/'>About</a> <a href='/contact/'>Contact</a></footer>"
+
+ARTICLE = (
+    "<html lang='en'><head><title>Council delays budget vote | Town Gazette</title>"
+    "<meta property='og:type' content='article'></head><body>"
+    + _CHROME
+    + "<main><article><h1>Council delays budget vote</h1>"
+    "<p class='byline'>By Ann Reporter <time datetime='2024-03-05'>5 March 2024</time></p>"
+    + _paragraphs(8)
+    + "</article></main>"
+    + _FOOTER
+    + "</body></html>"
+)
+ARTICLE_URL = "https://gazette.example/2024/03/05/council-delays-budget-vote-until-may.html"
+
+TAG_PAGE = (
+    "<html lang='en'><head><title>Tag: budget | Town Gazette</title></head><body>"
+    + _CHROME
+    + "<main><h1>Budget</h1><ul class='stories'>"
+    + "".join(
+        f"<li><article class='teaser'><h3><a href='/2024/02/{i + 1:02d}/story-about-the-budget-"
+        f"number-{i}.html'>Story number {i} about the town budget and its many effects</a></h3>"
+        f"<time datetime='2024-02-{i % 28 + 1:02d}'>{i % 28 + 1} Feb 2024</time></article></li>"
+        for i in range(30)
+    )
+    + "</ul></main>"
+    + _FOOTER
+    + "</body></html>"
+)
+TAG_URL = "https://gazette.example/tag/budget/"
+
+_REPLIES = (
+    "I had the same problem after the update, the fix was to reset the router twice.",
+    "Thanks, that worked for me as well. The second reset is the important one apparently.",
+    "Has anyone tried the new firmware? It seems to solve the dropouts on my connection.",
+    "Not yet, but I will try it tonight and report back here with the results I get.",
+    "The new firmware fixed it for me, no dropouts in two days of constant streaming now.",
+    "Same here. I would still like to know what caused the problem in the first place.",
+)
+THREAD = (
+    "<html lang='en'><head><title>Router keeps dropping the connection | Home Net Forum</title>"
+    "</head><body>"
+    "<header><a href='/'>Home Net Forum</a><nav><a href='/forums/'>Forums</a> "
+    "<a href='/members/'>Members</a></nav></header>"
+    "<main><h1>Router keeps dropping the connection</h1><div class='thread'>"
+    + "".join(
+        f"<div class='message'><div class='message-user'><a href='/members/user{i}/'>user{i}</a>"
+        f"<span>Posts: {10 * i + 3}</span></div><div class='message-main'>"
+        f"<div class='message-meta'><time datetime='2024-01-0{i + 1}'>Jan {i + 1}</time> "
+        f"<a href='#post-{i}'>#{i + 1}</a></div><div class='message-body'><p>{text} "
+        f"{_REPLIES[(i + 1) % 6]}</p></div><div class='message-actions'>"
+        f"<a href='/reply/{i}'>Reply</a> <a href='/like/{i}'>Like</a></div></div></div>"
+        for i, text in enumerate(_REPLIES)
+    )
+    + "</div><form action='/reply' method='post'><textarea name='message'></textarea>"
+    "<button type='submit'>Post reply</button></form></main>"
+    "<footer><a href='/help/'>Help</a></footer></body></html>"
+)
+THREAD_URL = "https://homenet.example/threads/router-keeps-dropping-the-connection.48213/"
+
+PRODUCT = (
+    "<html lang='en'><head><title>Oak Desk Lamp | Bright Home Shop</title>"
+    "<meta property='og:type' content='product'>"
+    "<script type='application/ld+json'>"
+    + json.dumps(
+        {
+            "@context": "https://schema.org",
+            "@type": "Product",
+            "name": "Oak Desk Lamp",
+            "offers": {"@type": "Offer", "price": "49.00", "priceCurrency": "EUR"},
+        }
+    )
+    + "</script></head><body>"
+    "<header><a href='/'>Bright Home</a><a href='/cart/'>Cart (0)</a></header>"
+    "<main><div class='product'><h1>Oak Desk Lamp</h1><div class='price'>€49.00</div>"
+    "<form action='/cart/add' method='post'><select name='colour'><option>Natural</option>"
+    "<option>Dark</option></select><input type='number' name='quantity' value='1'>"
+    "<button type='submit' class='add-to-cart'>Add to cart</button></form>"
+    "<div class='description'><p>A small lamp made of solid oak with a linen shade, for a "
+    "desk or a bedside table. The warm light is easy on the eyes in the evening.</p>"
+    "<ul><li>Height 42 cm</li><li>E27 bulb, not included</li><li>Cable 1.8 m</li></ul></div>"
+    "<h2>You may also like</h2><ul>"
+    + "".join(
+        f"<li><a href='/products/lamp-{i}'>Lamp model {i}</a> <span>€{30 + i}.00</span></li>"
+        for i in range(6)
+    )
+    + "</ul></div></main><footer><a href='/shipping/'>Shipping</a></footer></body></html>"
+)
+PRODUCT_URL = "https://brighthome.example/products/oak-desk-lamp"
+
+
+def _typed(html: str, url: str) -> tuple[str, float, StageRecord]:
+    record = StageRecord()
+    article = extract(html, url, record=record)
+    return article.page_type, article.article_probability, record
+
+
+def test_model_is_shipped_and_matches_the_features() -> None:
+    assert MODEL is not None
+    stored = json.loads(MODEL_PATH.read_text(encoding="utf-8"))
+    assert tuple(stored["features"]) == FEATURE_NAMES
+    model = load_model(MODEL_PATH.read_text(encoding="utf-8"))
+    prediction = model.predict(tuple(0.0 for _ in FEATURE_NAMES))
+    assert math.isclose(sum(prediction.probabilities), 1.0)
+    assert prediction.page_type in LEARNED_TYPES
+
+
+def test_a_model_for_other_features_is_refused() -> None:
+    stored = json.loads(MODEL_PATH.read_text(encoding="utf-8"))
+    stored["features"] = stored["features"][:-1]
+    with pytest.raises(ValueError, match="refit"):
+        load_model(json.dumps(stored))
+
+
+def test_vocabulary() -> None:
+    assert set(LEARNED_TYPES) | RULE_TYPES == set(PAGE_TYPES)
+
+
+def test_article_stays_article() -> None:
+    page_type, probability, _ = _typed(ARTICLE, ARTICLE_URL)
+    assert page_type == "article"
+    assert probability > 0.5
+
+
+def test_tag_page_with_thirty_headlines_is_not_an_article() -> None:
+    page_type, probability, _ = _typed(TAG_PAGE, TAG_URL)
+    assert page_type == "listing"
+    assert probability < 0.5
+
+
+def test_forum_thread_is_a_thread() -> None:
+    page_type, _, record = _typed(THREAD, THREAD_URL)
+    assert page_type == "thread"
+    assert record.type_prediction is not None
+
+
+def test_product_page_is_a_product() -> None:
+    page_type, probability, _ = _typed(PRODUCT, PRODUCT_URL)
+    assert page_type == "product"
+    assert probability < 0.5
+
+
+def test_controls_are_counted_before_cleaning() -> None:
+    import lxml.html
+
+    controls = read_controls(lxml.html.document_fromstring(PRODUCT))
+    assert controls.forms == 1 and controls.selects == 1 and controls.text_inputs == 1
+    assert controls.cart_controls >= 2  # the form's action and the button
+
+
+def test_url_shape_is_shared_with_the_link_classifier() -> None:
+    from newsspider.spiders._links import Region, score_article
+
+    score = url_article_score(ARTICLE_URL)
+    assert score is not None and score >= 3.0
+    assert url_article_score("https://gazette.example/") is None
+    assert score_article("https://gazette.example/", "x", Region.CONTENT) == -5.0
+    assert score_article(ARTICLE_URL, "", Region.CHROME) == score - 1.0 - 1.5
+    assert date_in_url(ARTICLE_URL) is not None
+
+
+def test_rule_types_keep_their_rules() -> None:
+    page = (
+        "<html><head><title>404 Page not found</title></head><body><h1>Not found</h1>"
+        "<p>The page you asked for does not exist. Try the search box or the home page.</p>"
+        "</body></html>"
+    )
+    article = extract(page, "https://gazette.example/missing")
+    assert article.page_type == "error"
+    assert article.article_probability == 0.0
+
+
+# --- the crawl ---------------------------------------------------------------------------------
+
+
+class _Stats:
+    def __init__(self) -> None:
+        self.values: Counter[str] = Counter()
+
+    def inc_value(self, key: str, count: int = 1, start: int = 0) -> None:
+        self.values[key] += count
+
+
+def _crawler(**settings: Any) -> Any:
+    values = {"NEWSSPIDER_CONTENT_FILTER_MIN_PRESENCE": 0.01, **settings}
+    return SimpleNamespace(settings=Settings(values), stats=_Stats(), spider=None)
+
+
+def _filter(page: str, url: str, **settings: Any) -> tuple[str | None, Counter[str]]:
+    crawler = _crawler(**settings)
+    middleware = ContentFilterMiddleware(crawler)
+    request = Request(url, meta={"newsspider_judge": True})
+    response = HtmlResponse(
+        url, body=page.encode(), encoding="utf-8", request=request,
+        headers={"Content-Type": "text/html; charset=utf-8"},
+    )  # fmt: skip
+
+    async def run() -> str | None:
+        try:
+            await middleware.process_response(request, response)
+        except PageDropped as dropped:
+            return dropped.reason
+        finally:
+            middleware._close_runner()
+        return None
+
+    return asyncio.run(run()), crawler.stats.values
+
+
+def _pipeline(page: str, url: str, **settings: Any) -> tuple[bool, Counter[str]]:
+    crawler = _crawler(**settings)
+    pipeline = ArticlePipeline.from_crawler(crawler)
+    item = PageItem(url=url, body=page.encode(), encoding="utf-8")
+
+    async def run() -> bool:
+        pipeline.open_spider()
+        try:
+            await pipeline.process_item(item)
+        except DropItem as drop:
+            assert drop.log_level == "INFO"
+            return False
+        finally:
+            pipeline.close_spider()
+        return True
+
+    return asyncio.run(run()), crawler.stats.values
+
+
+def test_listing_dropped_by_the_crawl_with_its_type_counted() -> None:
+    reason, stats = _filter(TAG_PAGE, TAG_URL)
+    # Dropped as a listing: by its type, or earlier by its P(article present).
+    assert reason in ("page_type", "listing", "no_article")
+    assert stats[f"newsspider/dropped/reason_count/{reason}"] == 1
+    assert stats["newsspider/dropped/page_type_count/listing"] == 1
+    kept, stats = _pipeline(TAG_PAGE, TAG_URL, NEWSSPIDER_LOW_CONFIDENCE="flag")
+    assert not kept
+    assert stats["newsspider/dropped/page_type_count/listing"] == 1
+
+
+def test_page_types_setting_lets_a_type_through() -> None:
+    settings = {"NEWSSPIDER_PAGE_TYPES": ["article", "thread", "product"]}
+    assert _filter(PRODUCT, PRODUCT_URL, **settings)[0] != "page_type"
+    kept, _ = _pipeline(PRODUCT, PRODUCT_URL, NEWSSPIDER_LOW_CONFIDENCE="flag", **settings)
+    assert kept
+
+
+def test_unknown_page_type_setting_fails_at_start() -> None:
+    with pytest.raises(ValueError, match="unknown page types"):
+        ArticlePipeline.from_crawler(_crawler(NEWSSPIDER_PAGE_TYPES=["article", "news"]))
+
+
+@pytest.mark.parametrize(
+    ("page", "url"),
+    [(ARTICLE, ARTICLE_URL), (TAG_PAGE, TAG_URL), (THREAD, THREAD_URL), (PRODUCT, PRODUCT_URL)],
+)
+def test_filter_and_pipeline_agree_on_the_page_type(page: str, url: str) -> None:
+    judgement = judge_page(
+        page.encode(), url, "text/html; charset=utf-8", "utf-8",
+        thresholds=Thresholds(), min_presence=0.0,
+    )  # fmt: skip
+    assert judgement.article is not None
+    page_type = judgement.article.page_type
+    passes = page_type in ("article", "thread")
+    kept, stats = _pipeline(page, url, NEWSSPIDER_LOW_CONFIDENCE="flag")
+    # The same type both times, and the same verdict on it.
+    assert stats[f"newsspider/pipeline/page_type_count/{page_type}"] == 1
+    assert kept == passes
+    assert (stats["newsspider/dropped/reason_count/page_type"] == 1) == (not passes)
+    if judgement.keep:
+        assert passes
+    if not passes:
+        assert not judgement.keep
+
+
+def test_article_floor_and_merged_classes() -> None:
+    """P(article) at or over the floor types the page article; an internal class's probability
+    counts for the type it reports as."""
+    from newsspider.extraction.classify.page_classifier import PageTypeModel
+
+    width = len(FEATURE_NAMES)
+    zero = tuple(0.0 for _ in range(width))
+    # article, listing, no_article (reported as other): P = 0.1, 0.5, 0.4
+    offsets = (math.log(0.1), math.log(0.5), math.log(0.4))
+    targets = (LEARNED_TYPES.index("article"), LEARNED_TYPES.index("listing"), 5)
+    strict = PageTypeModel((zero, zero, zero), offsets, targets, article_floor=0.5)
+    lenient = PageTypeModel((zero, zero, zero), offsets, targets, article_floor=0.1)
+    assert strict.predict(zero).page_type == "listing"
+    assert lenient.predict(zero).page_type == "article"
+    probabilities = strict.predict(zero).as_dict()
+    assert probabilities["other"] == pytest.approx(0.4, abs=1e-4)
+    assert strict.predict(zero).likeliest_besides_article() == "listing"
+    with pytest.raises(ValueError, match="features"):
+        strict.predict(zero[:-1])
