@@ -157,9 +157,9 @@ def collect(root: Path) -> list[Row]:
 
 
 def _model() -> Any:
-    from sklearn.linear_model import LogisticRegression  # type: ignore[import-untyped]
-    from sklearn.pipeline import make_pipeline  # type: ignore[import-untyped]
-    from sklearn.preprocessing import StandardScaler  # type: ignore[import-untyped]
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
 
     return make_pipeline(
         StandardScaler(), LogisticRegression(C=C, max_iter=3000, class_weight="balanced")

@@ -21,6 +21,7 @@ from lxml import etree
 from newsspider.extraction.common.url_shape import (
     JUNK_TOKENS,
     PAGINATION_URL,
+    date_in_url,
     path_segments,
     url_article_score,
 )
