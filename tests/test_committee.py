@@ -182,12 +182,12 @@ def test_the_refit_model_loads_with_the_committee_form() -> None:
     assert model is not None
     names = {confidence.FEATURE_NAMES[c] for c in model.columns}
     assert names & {"committee_agreement", *confidence.COMMITTEE_FEATURES}
-    low, high = confidence.COMMITTEE_BAND
-    # The band starts at the drop line: the committee is a second opinion on kept pages.
+    # Shipped off (an empty band: the confidence never reads the committee); the fitted band
+    # starts at the drop line: the committee is a second opinion on kept pages.
+    assert confidence.COMMITTEE_BAND == (0.0, 0.0)
+    assert not any(confidence.committee_can_change(c / 20) for c in range(21))
+    low, high = stored["committee_band_fitted"]
     assert low == confidence.DROP_THRESHOLD < high <= 1.0
-    assert confidence.committee_can_change(confidence.DROP_THRESHOLD)
-    assert not confidence.committee_can_change(low - 0.01)
-    assert not confidence.committee_can_change(high)
     # The committee's features move the quality it reads, and only that one.
     base = (0.5,) * (len(confidence.FEATURE_NAMES) - 1 - len(confidence.COMMITTEE_FEATURES))
     agreeing = (*base, *(1.0,) * (1 + len(confidence.COMMITTEE_FEATURES)))
