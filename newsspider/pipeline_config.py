@@ -24,6 +24,7 @@ from newsspider.settings_defaults import (
     EXTRACT_START_METHOD,
     EXTRACT_WORKERS,
     LOW_CONFIDENCE_ACTION,
+    MARKDOWN,
     MIN_CONFIDENCE,
     RELATIVE_DATES,
     TRUNCATED_MAX_CONFIDENCE,
@@ -52,6 +53,8 @@ class PipelineConfig:
     truncated_max_confidence: float = 0.2
     explain_dir: Path | None = None
     explain_max: int = 100
+    #: ``NEWSSPIDER_MARKDOWN``: items carry the body as Markdown.
+    markdown: bool = False
 
     @classmethod
     def from_settings(cls, settings: Any) -> PipelineConfig:
@@ -73,6 +76,7 @@ class PipelineConfig:
             truncated_max_confidence=float(get(TRUNCATED_MAX_CONFIDENCE)),
             explain_dir=Path(get(EXPLAIN_DIR)) if get(EXPLAIN_DIR) else None,
             explain_max=int(get(EXPLAIN_MAX) or 0),
+            markdown=settings.getbool(MARKDOWN, DEFAULTS[MARKDOWN]),
         )
         # Misconfiguration fails the crawl at start-up, not silently mid-crawl.
         if config.mode not in _MODES:

@@ -19,6 +19,7 @@ from scrapy.exceptions import DropItem, NotConfigured
 
 from newsspider.explain_report import write_report
 from newsspider.extraction.article import PAGE_TYPES, Article
+from newsspider.extraction.markdown import to_markdown
 from newsspider.extraction_runner import ExtractionRunner
 from newsspider.items import ArticleItem, PageItem
 from newsspider.pipeline_config import PipelineConfig
@@ -109,6 +110,9 @@ class ArticlePipeline:
             stats.inc_value(_FLAGGED_COUNT)
         stats.inc_value(_ARTICLE_COUNT)
         result = ArticleItem.from_article(article, item, low_confidence=low)
+        if self.config.markdown and article.body_html:
+            # On a worker, like the extraction: a long article's conversion takes milliseconds.
+            result.markdown = await self._runner.call(to_markdown, article.body_html)
         if item.warnings:
             result.confidence = confidence
             result.warnings = [*result.warnings, *item.warnings]

@@ -53,6 +53,9 @@ LOW_CONFIDENCE_ACTION: Final = "NEWSSPIDER_LOW_CONFIDENCE"
 EXPLAIN_DIR: Final = "NEWSSPIDER_EXPLAIN_DIR"
 #: At most this many explain reports per crawl.
 EXPLAIN_MAX: Final = "NEWSSPIDER_EXPLAIN_MAX"
+#: Fill each item's ``markdown`` field (the body as Markdown, written on the extraction
+#: workers); off by default: it costs a conversion per article that most crawls do not read.
+MARKDOWN: Final = "NEWSSPIDER_MARKDOWN"
 
 # --- content filter (downloader middleware) -------------------------------------------------
 
@@ -133,6 +136,7 @@ DEFAULTS: Final[dict[str, Any]] = {
     LOW_CONFIDENCE_ACTION: "drop",
     EXPLAIN_DIR: None,
     EXPLAIN_MAX: 100,
+    MARKDOWN: False,
     CONTENT_FILTER_ENABLED: True,
     CONTENT_FILTER_SCOPE: "marked",
     CONTENT_FILTER_REASONS: list(FILTER_REASONS),

@@ -27,10 +27,11 @@ from newsspider.extraction.confidence import (
     structured_agreement,
 )
 from newsspider.extraction.decoding import DecodedPage, decode_html
-from newsspider.extraction.html_output import body_html
+from newsspider.extraction.article_html import article_html
 from newsspider.extraction.metadata import PageMetadata, read_metadata
 from newsspider.extraction.noscript import crawler_rendering, source_for_rendering
 from newsspider.extraction.page_content import CONTENT_PAGE_TYPES, content_selection
+from newsspider.extraction.page_media import read_page_media
 from newsspider.extraction.pagetype import (
     body_shape,
     classify_page,
@@ -120,6 +121,7 @@ def _extract(
     if metadata.failed:
         warnings.append("metadata-error")
     title_text, password_fields = read_form_signals(root)
+    media = read_page_media(root, url)  # before cleaning strips <head> and the iframes
     clean_tree(root)
     page = segment_page(root, url)
     if shell_source is not None:
@@ -146,11 +148,7 @@ def _extract(
             record.thread_posts = thread.posts if thread is not None else None
         runner_up_ratio = choice.runner_up / choice.score if choice.score > 0 else 1.0
         furniture: Sequence[bool] | None = choice.furniture.segments
-        if record is None:
-            # The body is chosen: no later stage reads the tree, so it goes now, not after
-            # them (on a big page its memory is reused by theirs instead of fresh pages).
-            page.block_elements = []
-            root = None
+        # The tree stays until `body_html` is written from it (`article_html`).
     else:
         result = STRATEGIES[algorithm](StrategyInput(root, page))
         if result is None:
@@ -202,10 +200,12 @@ def _extract(
         record.presence = presence
     # Scoring's per-block and per-segment lists are read no more: freed before the HTML is built.
     choice = thread = furniture = None
+    html, images = article_html(page, selection, media, url)
     return Article(
         url=url,
         body=text,
-        body_html=body_html(page, selection.segment_ids, selection.caption_ids),
+        body_html=html,
+        images=images,
         page_type=page_type,
         confidence=confidence,
         encoding=used_encoding,

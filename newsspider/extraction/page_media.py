@@ -1,0 +1,297 @@
+"""Links and media the article's HTML keeps: safe absolute URLs, the best image candidate
+(lazy-load attributes, ``srcset``), and video embeds read before cleaning strips them.
+
+Every URL written into `Article.body_html` or `Article.images` passes `safe_url`: made absolute
+against the page (or its ``<base href>`` when that is http(s)), with the characters browsers
+ignore removed first (tab, newline, leading control characters: ``" java\\tscript:"`` is
+``javascript:`` to a browser), and only http(s) kept (``mailto:``/``tel:`` for links). What the
+browser would run (``javascript:``, ``vbscript:``, ``data:``) never comes out, whatever its case or
+entities (the parser has decoded those already).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Final
+
+from lxml import etree
+
+from newsspider.extraction.urls import join_url, split_url
+
+#: Schemes an image or embed may use, and those a link may use.
+IMAGE_SCHEMES: Final = frozenset({"http", "https"})
+LINK_SCHEMES: Final = frozenset({"http", "https", "mailto", "tel"})
+#: Longer URLs are not kept (a data URI in disguise, or garbage): bounded output per attribute.
+MAX_URL_CHARS: Final = 4096
+# Browsers drop ASCII tab and newlines anywhere in a URL and C0 controls and spaces at its ends
+# (WHATWG URL parser); the same, so that the scheme read here is the one a browser would read.
+_IGNORED_IN_URL: Final = re.compile(r"[\t\n\r]")
+_EDGE_CHARS: Final = "".join(map(chr, range(0x21)))
+
+
+def safe_url(value: str | None, base: str | None, schemes: frozenset[str]) -> str | None:
+    """``value`` as an absolute URL with one of ``schemes``, or None. Without a ``base``, a
+    relative URL stays relative (it cannot carry a scheme, so it is as safe)."""
+    if not value:
+        return None
+    value = _IGNORED_IN_URL.sub("", value).strip(_EDGE_CHARS)
+    if not value or len(value) > MAX_URL_CHARS:
+        return None
+    full = join_url(base, value) if base else value
+    if full is None:
+        return None
+    parts = split_url(full)
+    if parts is None:
+        return None
+    if not parts.scheme:
+        # Relative and no base to resolve it: kept only when nothing in it reads as a scheme.
+        return full if ":" not in full.split("/", 1)[0] else None
+    if parts.scheme.lower() not in schemes:
+        return None
+    if any(ord(char) < 0x20 or char == "\x7f" for char in full):
+        return None
+    return full
+
+
+def page_base(root: etree._Element, url: str | None) -> str | None:
+    """What the page's relative URLs resolve against: its first ``<base href>`` when that is an
+    http(s) URL (resolved against ``url``), else ``url``."""
+    return _read_base(root.find("head/base[@href]"), url)
+
+
+def _read_base(base: etree._Element | None, url: str | None) -> str | None:
+    if base is None:
+        return url
+    resolved = safe_url(base.get("href"), url, IMAGE_SCHEMES)
+    return resolved if resolved is not None and "://" in resolved else url
+
+
+# --- images ---------------------------------------------------------------------------------
+
+#: Attributes lazy-loading scripts move ``srcset`` into, best first.
+_SRCSET_ATTRIBUTES: Final = ("data-srcset", "data-lazy-srcset", "srcset")
+#: ... and ``src``.
+_LAZY_SRC_ATTRIBUTES: Final = (
+    "data-src",
+    "data-lazy-src",
+    "data-original",
+    "data-lazy",
+    "data-url",
+    "data-hi-res-src",
+)
+#: Levels from an ``<img>`` up to its ``<picture>`` (each ``<source>`` before it nests one).
+_PICTURE_LEVELS: Final = 4
+#: An image this small in both dimensions is a tracking pixel or a spacer.
+TINY_IMAGE: Final = 2
+_DESCRIPTOR: Final = re.compile(r"^(\d+(?:\.\d+)?)([wx])$")
+
+
+def srcset_best(srcset: str) -> str | None:
+    """The widest candidate of a ``srcset`` (largest ``w``, else largest ``x``, else the
+    first). Hand-written after the HTML standard's parsing rules (no maintained Python library
+    parses srcset): a URL runs to whitespace and may hold commas (``c_fill,w_300``), a
+    candidate ends at a comma outside parentheses. Linear in the value."""
+    best: str | None = None
+    best_score = -1.0
+    position, length = 0, len(srcset)
+    while position < length:
+        while position < length and (srcset[position].isspace() or srcset[position] == ","):
+            position += 1
+        start = position
+        while position < length and not srcset[position].isspace():
+            position += 1
+        url = srcset[start:position]
+        descriptor = ""
+        if url.endswith(","):
+            url = url.rstrip(",")
+        else:
+            start = position
+            depth = 0
+            while position < length and (srcset[position] != "," or depth):
+                char = srcset[position]
+                if char == "(":
+                    depth += 1
+                elif char == ")" and depth:
+                    depth -= 1
+                position += 1
+            descriptor = srcset[start:position].strip()
+        if not url:
+            continue
+        score = 0.0
+        match = _DESCRIPTOR.match(descriptor.split()[0] if descriptor else "")
+        if match is not None:
+            value = float(match.group(1))
+            # Widths outrank densities: a set mixing both is rare, and a width is a size.
+            score = value + 1e9 if match.group(2) == "w" else value
+        if score > best_score and not url.lower().startswith("data:"):
+            best, best_score = url, score
+    return best
+
+
+def image_source(image: etree._Element) -> str | None:
+    """The URL an ``<img>`` shows once its scripts ran: the best ``srcset`` candidate of the
+    lazy-load or plain attributes, the lazy ``src`` copies, then ``src`` (never a ``data:``
+    placeholder); inside a ``<picture>``, its ``<source>`` sets when the image has none."""
+    for name in _SRCSET_ATTRIBUTES:
+        value = image.get(name)
+        if value:
+            best = srcset_best(value)
+            if best is not None:
+                return best
+    for name in (*_LAZY_SRC_ATTRIBUTES, "src"):
+        value = image.get(name)
+        if value and not value.lstrip().lower().startswith("data:"):
+            return value
+    # libxml2 does not know <source> is empty: the <img> after one is parsed inside it.
+    picture = image.getparent()
+    for _ in range(_PICTURE_LEVELS):
+        if picture is None or picture.tag == "picture":
+            break
+        picture = picture.getparent()
+    if picture is not None and picture.tag == "picture":
+        for source in picture.iter("source"):
+            for name in _SRCSET_ATTRIBUTES:
+                value = source.get(name)
+                best = srcset_best(value) if value else None
+                if best is not None:
+                    return best
+    return None
+
+
+def is_tiny(image: etree._Element) -> bool:
+    """Declared 2x2 pixels or smaller: a tracking pixel or spacer, not a picture."""
+    width, height = image.get("width"), image.get("height")
+    if not width or not height:
+        return False
+    try:
+        return float(width) <= TINY_IMAGE and float(height) <= TINY_IMAGE
+    except ValueError:
+        return False
+
+
+# --- video embeds ---------------------------------------------------------------------------
+
+#: Hosts whose iframes are video or audio players: such an embed becomes a link to the player
+#: (or, for YouTube, Vimeo and Dailymotion, to the video's own page). Matched as host suffixes.
+VIDEO_HOSTS: Final = (
+    "youtube.com",
+    "youtube-nocookie.com",
+    "youtu.be",
+    "vimeo.com",
+    "dailymotion.com",
+    "dai.ly",
+    "twitch.tv",
+    "facebook.com",
+    "brightcove.net",
+    "wistia.net",
+    "wistia.com",
+    "jwplayer.com",
+    "jwplatform.com",
+    "soundcloud.com",
+    "spotify.com",
+    "tiktok.com",
+    "rumble.com",
+    "streamable.com",
+    "ted.com",
+    "bilibili.com",
+    "v.qq.com",
+    "ok.ru",
+    "vk.com",
+    "rutube.ru",
+    "kaltura.com",
+)
+_YOUTUBE_EMBED: Final = re.compile(r"/embed/([A-Za-z0-9_-]{6,})")
+_VIMEO_VIDEO: Final = re.compile(r"/video/(\d+)")
+_DAILYMOTION_VIDEO: Final = re.compile(r"/embed/video/([A-Za-z0-9]+)")
+#: Characters of an iframe's ``title`` kept as the link's text.
+MAX_EMBED_TITLE: Final = 200
+
+
+@dataclass(slots=True)
+class Embed:
+    """A video player the page embedded, as a link."""
+
+    url: str
+    title: str | None
+
+
+@dataclass(slots=True)
+class PageMedia:
+    """What cleaning strips but the article's HTML keeps: the page's base URL, and each video
+    embed placed after the element before it (``after``) or first in its parent (``first``).
+    Keyed by element: the tree outlives this record."""
+
+    base: str | None = None
+    after: dict[etree._Element, list[Embed]] = field(default_factory=dict)
+    first: dict[etree._Element, list[Embed]] = field(default_factory=dict)
+
+
+#: Tags that cleaning strips (`cleaning._NEVER_TEXT`'s commonest): never the anchor of an embed.
+_STRIPPED: Final = frozenset(
+    {"script", "style", "noscript", "template", "iframe", "object", "embed", "link", "meta"}
+)
+#: Embeds read per page: bounded work and output on hostile pages.
+MAX_EMBEDS: Final = 200
+
+
+def read_page_media(root: etree._Element, url: str | None) -> PageMedia:
+    """The base URL and the video embeds, from the page before `cleaning.clean_tree` (which
+    strips ``<head>`` and every iframe). One pass over the page in libxml2."""
+    media = PageMedia(base=url)
+    base_seen = False
+    embeds = 0
+    for element in root.iter("base", "iframe"):
+        if element.tag == "base":
+            if not base_seen and element.get("href") is not None:
+                base_seen = True
+                media.base = _read_base(element, url)
+            continue
+        if embeds >= MAX_EMBEDS:
+            continue
+        embed = _video_embed(element, media.base)
+        if embed is None:
+            continue
+        embeds += 1
+        previous = element.getprevious()
+        while previous is not None and (
+            not isinstance(previous.tag, str) or previous.tag in _STRIPPED
+        ):
+            previous = previous.getprevious()
+        if previous is not None:
+            media.after.setdefault(previous, []).append(embed)
+        else:
+            parent = element.getparent()
+            if parent is not None:
+                media.first.setdefault(parent, []).append(embed)
+    return media
+
+
+def _video_embed(frame: etree._Element, base: str | None) -> Embed | None:
+    for name in ("src", "data-src", "data-lazy-src"):  # "about:blank" until a script runs
+        src = safe_url(frame.get(name), base, IMAGE_SCHEMES)
+        parts = split_url(src) if src else None
+        if src is None or parts is None:
+            continue
+        host = (parts.hostname or "").lower()
+        if any(host == known or host.endswith("." + known) for known in VIDEO_HOSTS):
+            title = " ".join((frame.get("title") or "").split())[:MAX_EMBED_TITLE] or None
+            return Embed(_video_page(host, parts.path, src), title)
+    return None
+
+
+def _video_page(host: str, path: str, src: str) -> str:
+    """The video's own page for the players that have one, else the player's URL."""
+    if "youtube" in host:
+        found = _YOUTUBE_EMBED.search(path)
+        if found is not None and found.group(1) != "videoseries":
+            return f"https://www.youtube.com/watch?v={found.group(1)}"
+    elif host == "player.vimeo.com":
+        found = _VIMEO_VIDEO.search(path)
+        if found is not None:
+            return f"https://vimeo.com/{found.group(1)}"
+    elif host.endswith("dailymotion.com"):
+        found = _DAILYMOTION_VIDEO.search(path)
+        if found is not None:
+            return f"https://www.dailymotion.com/video/{found.group(1)}"
+    return src
