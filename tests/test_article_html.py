@@ -60,7 +60,9 @@ def test_figure_link_table_and_list_come_out_in_html_images_and_markdown() -> No
     links = {a.get("href"): a.text_content() for a in tree.iter("a")}
     assert links["https://news.example.com/docs/plan.pdf"] == "council's plan"
     (figure,) = tree.iter("figure")
-    assert [img.get("src") for img in figure.iter("img")] == ["https://news.example.com/img/wall.jpg"]
+    assert [img.get("src") for img in figure.iter("img")] == [
+        "https://news.example.com/img/wall.jpg"
+    ]
     assert figure.findtext("figcaption") == "The old wall at high tide"
     assert [li.text_content() for li in tree.iter("li")] == [
         "First section along the fish market next spring.",
@@ -204,7 +206,8 @@ HOSTILE_BODY = (
     f"<p>{P1} "
     + " ".join(f'<a href="{href}">link {n}</a>' for n, href in enumerate(HOSTILE_LINKS))
     + "</p>"
-    f"<p onclick='alert(1)' style='width: expression(alert(1)); background: url(javascript:alert(1))'>"
+    "<p onclick='alert(1)' style='width: expression(alert(1)); "
+    "background: url(javascript:alert(1))'>"
     f"{P2} <img src=x onerror=alert(1)> <img src='javascript:alert(1)'>"
     "<img srcset='javascript:alert(1) 2x, data:image/svg+xml,<svg/onload=alert(1)> 3x'>"
     "<svg onload=alert(1)><text>svg text</text></svg> <span onmouseover=alert(1)>over</span></p>"
@@ -221,7 +224,8 @@ HOSTILE_BODY = (
     "<noscript><p title='</noscript><img src=x onerror=alert(1)>'></noscript></div>"
     f"<p>{P4} <a href='/fine'>fine link</a> <a href='#notes'>notes</a>"
     "<a href='mailto:desk@example.com'>mail</a></p>"
-    "<div><iframe src='https://www.youtube.com/embed/abcdefghijk\" onload=\"alert(1)'></iframe></div>"
+    "<div><iframe src='https://www.youtube.com/embed/abcdefghijk\" onload=\"alert(1)'>"
+    "</iframe></div>"
 )
 
 #: The only elements and attributes the output may hold.
@@ -277,13 +281,12 @@ def assert_nothing_executable_markdown(markdown: str) -> None:
 
 
 def test_hostile_base_href_does_not_reach_links() -> None:
-    hostile = extract(page(f"<p>{P1} <a href='next'>next</a></p><p>{P2}</p><p>{P3}</p>",
-                           head='<base href="javascript:alert(1)//">'), url=URL)  # fmt: skip
+    body = f"<p>{P1} <a href='next'>next</a></p><p>{P2}</p><p>{P3}</p>"
+    hostile = extract(page(body, head='<base href="javascript:alert(1)//">'), url=URL)
     assert 'href="https://news.example.com/2024/05/next"' in hostile.body_html
     assert "<base" not in hostile.body_html
     assert_nothing_executable(hostile.body_html)
-    other_host = extract(page(f"<p>{P1} <a href='next'>next</a></p><p>{P2}</p><p>{P3}</p>",
-                              head='<base href="https://cdn.example.org/a/">'), url=URL)  # fmt: skip
+    other_host = extract(page(body, head='<base href="https://cdn.example.org/a/">'), url=URL)
     assert 'href="https://cdn.example.org/a/next"' in other_host.body_html
 
 

@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Any, Final
 
 from newsspider.extraction.article import Article
+from newsspider.extraction.article_html import article_html
 from newsspider.extraction.assembly import body_text, select_body
 from newsspider.extraction.binary import (
     TEXT_SAMPLE,
@@ -27,7 +28,6 @@ from newsspider.extraction.confidence import (
     structured_agreement,
 )
 from newsspider.extraction.decoding import DecodedPage, decode_html
-from newsspider.extraction.article_html import article_html
 from newsspider.extraction.metadata import PageMetadata, read_metadata
 from newsspider.extraction.noscript import crawler_rendering, source_for_rendering
 from newsspider.extraction.page_content import CONTENT_PAGE_TYPES, content_selection

@@ -48,9 +48,7 @@ from newsspider.extraction.visibility import hidden_style
 logger = logging.getLogger(__name__)
 
 #: Blocks written as themselves whose content is inline: a run of text goes straight in.
-_TEXT_BLOCKS: Final = frozenset(
-    "p h1 h2 h3 h4 h5 h6 li dt dd td th pre figcaption caption".split()
-)
+_TEXT_BLOCKS: Final = frozenset("p h1 h2 h3 h4 h5 h6 li dt dd td th pre figcaption caption".split())
 #: Every block written as itself; any other block (div, section, article, ...) is transparent
 #: and each of its runs of text becomes a paragraph.
 _BLOCK_OUTPUT: Final = _TEXT_BLOCKS | frozenset(
@@ -58,8 +56,8 @@ _BLOCK_OUTPUT: Final = _TEXT_BLOCKS | frozenset(
 )
 #: Inline elements written as themselves (or as the tag given); any other is unwrapped.
 _INLINE_OUTPUT: Final = {
-    **{tag: tag for tag in "b strong i em u s del ins mark small sub sup code kbd samp var".split()},
-    **{tag: tag for tag in "q cite abbr dfn time".split()},
+    **{tag: tag for tag in "b strong i em u s del ins mark small sub sup code kbd".split()},
+    **{tag: tag for tag in "samp var q cite abbr dfn time".split()},
     "strike": "s",
     "tt": "code",
 }
@@ -355,7 +353,7 @@ class _Renderer:
         block = self.block
         if block.kind == _SKIP:  # never: a skipped block's subtree is not walked
             return _Frame(_SKIP, -1, None, None, block)
-        if tag != "a" and tag != "br":
+        if tag not in ("a", "br"):
             # The segment walk's test for inline elements hidden by their style or class.
             style = element.get("style")
             classes = element.get("class")

@@ -67,7 +67,8 @@ def tree_to_markdown(container: etree._Element) -> str:
 
 
 def _all_text(element: etree._Element) -> str:
-    return "".join(element.itertext())
+    # Parsed HTML yields str only (the stubs allow bytes).
+    return "".join(str(text) for text in element.itertext())
 
 
 def escape_markdown(text: str) -> str:
