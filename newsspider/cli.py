@@ -99,6 +99,8 @@ def _parser() -> argparse.ArgumentParser:
                       metavar="X", help="keep records with confidence >= X "
                       f"(default {DEFAULTS[MIN_CONFIDENCE]}, the pipeline's)")  # fmt: skip
     warc.add_argument("--algorithm", choices=ALGORITHMS, default="default")
+    warc.add_argument("--markdown", action="store_true",
+                      help="also write each body as Markdown (the markdown field)")  # fmt: skip
     warc.add_argument("--restart", action="store_true",
                       help="ignore OUT.jsonl.done and start over (default: resume)")  # fmt: skip
     warc.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
@@ -349,6 +351,7 @@ def _cmd_warc(args: argparse.Namespace) -> int:
         algorithm=args.algorithm,
         progress=_show_progress(args),
         restart=args.restart,
+        markdown=args.markdown,
     )
     skipped = ", ".join(f"{n} {reason}" for reason, n in sorted(summary.skipped.items()))
     print(

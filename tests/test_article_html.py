@@ -4,17 +4,29 @@ whatever the page holds, and the same content as Markdown."""
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
+import json
 import re
 from html import escape
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+from unittest.mock import Mock
 
 import pytest
 from lxml import etree, html
+from scrapy.settings import Settings
 from support.articles import SEA_WALL_PARAGRAPHS
 
 from newsspider import extract
+from newsspider.cli import main as cli_main
 from newsspider.extraction.article import ArticleImage
 from newsspider.extraction.markdown import to_markdown
 from newsspider.extraction.page_media import safe_url, srcset_best
+from newsspider.items import ArticleItem, PageItem
+from newsspider.pipelines import ArticlePipeline
+from newsspider.schema import article_schema
 
 URL = "https://news.example.com/2024/05/sea-wall.html"
 P1, P2, P3, P4 = (escape(text, quote=False) for text in SEA_WALL_PARAGRAPHS)
@@ -346,3 +358,70 @@ def test_markdown_tables_spans_and_escapes() -> None:
 def test_markdown_of_nothing() -> None:
     assert to_markdown("") == "" and to_markdown("   ") == ""
     assert extract(b"", url=URL).markdown == ""
+
+
+# --- records, crawl items, CLI, WARC --------------------------------------------------------
+
+
+def test_records_carry_images_as_dicts_and_markdown_only_when_asked() -> None:
+    article = extract(FULL, url=URL)
+    data = article.to_dict()
+    assert data["images"] == [
+        {
+            "url": "https://news.example.com/img/wall.jpg",
+            "alt": "The old wall",
+            "caption": "The old wall at high tide",
+        }
+    ]
+    item = ArticleItem.from_article(article)
+    assert item.images == data["images"] and item.markdown is None
+    assert json.loads(json.dumps(dataclasses.asdict(item)))["images"] == data["images"]
+    schema = article_schema()["properties"]
+    assert schema["images"]["items"]["required"] == ["url", "alt", "caption"]
+    assert schema["markdown"]["type"] == ["string", "null"]
+
+
+def test_pipeline_fills_markdown_when_the_setting_says_so() -> None:
+    page_item = PageItem(url=URL, body=FULL, encoding="utf-8")
+
+    def run(**settings: Any) -> ArticleItem:
+        values = {"NEWSSPIDER_EXTRACT_FUNCTION": "newsspider.extraction.api.extract", **settings}
+        crawler = SimpleNamespace(settings=Settings(values), stats=Mock())
+        pipeline = ArticlePipeline.from_crawler(crawler)
+
+        async def go() -> Any:
+            pipeline.open_spider()
+            try:
+                return await pipeline.process_item(page_item)
+            finally:
+                pipeline.close_spider()
+
+        result: ArticleItem = asyncio.run(go())
+        return result
+
+    assert run().markdown is None
+    item = run(NEWSSPIDER_MARKDOWN=True)
+    assert item.markdown is not None and "| Section | Length |" in item.markdown
+    assert item.images[0]["url"] == "https://news.example.com/img/wall.jpg"
+
+
+def test_cli_extract_format_markdown(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "story.html"
+    path.write_bytes(FULL)
+    assert cli_main(["extract", str(path), "--url", URL, "--format", "markdown"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("# Sea wall approved\n\n")
+    assert "| Fish market | 400 m |" in out and "![The old wall]" in out
+    assert cli_main(["extract", str(path), str(path), "--format", "markdown"]) == 0
+    assert capsys.readouterr().out.count("\n---\n") == 1  # a rule between two articles
+
+
+def test_warc_records_carry_the_new_fields() -> None:
+    from newsspider.warc.records import WarcPage, extract_page
+
+    warc_page = WarcPage(URL, FULL, "utf-8", 200, "<urn:uuid:1>", None, "a.warc.gz", 0)
+    plain = extract_page(warc_page)
+    assert plain.images[0]["caption"] == "The old wall at high tide" and plain.markdown is None
+    assert "<figure>" in plain.body_html
+    with_markdown = extract_page(warc_page, markdown=True)
+    assert with_markdown.markdown == extract(FULL, url=URL).markdown

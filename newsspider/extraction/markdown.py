@@ -26,6 +26,8 @@ _ESCAPED: Final = re.compile(r"([\\`*_\[\]<~])")
 # A line that Markdown would read as a heading, quote, list item, rule or setext underline.
 _BLOCK_START: Final = re.compile(r"^(#|>|[-+*](?=\s|$)|[-=_]{3,}|\d{1,9}[.)](?=\s|$))")
 _BACKTICKS: Final = re.compile(r"`+")
+# A block this writer made a list of (escaped text never starts so: `_guard_line_starts`).
+_LIST_ITEM: Final = re.compile(r"(?:-|\d{1,9}\.) ")
 _STRONG: Final = frozenset({"b", "strong"})
 _EMPHASIS: Final = frozenset({"i", "em", "cite", "dfn", "var"})
 _STRIKE: Final = frozenset({"s", "del", "strike"})
@@ -258,7 +260,11 @@ def _list(element: etree._Element, depth: int) -> str:
             continue
         marker = f"{number}. " if ordered else "- "
         number += 1
-        body = "\n".join(_blocks(child, depth + 1)) or ""
+        # Paragraphs of one item stay apart (a blank line); a nested list follows its line.
+        blocks = _blocks(child, depth + 1)
+        body = blocks[0] if blocks else ""
+        for block in blocks[1:]:
+            body += ("\n" if _LIST_ITEM.match(block) else "\n\n") + block
         pad = " " * len(marker)
         lines = body.split("\n")
         text = marker + lines[0] + "".join(f"\n{pad}{line}" if line else "\n" for line in lines[1:])

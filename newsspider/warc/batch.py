@@ -87,6 +87,8 @@ class Task:
     part: str
     min_confidence: float
     algorithm: str
+    #: Fill each record's ``markdown`` (``newsspider warc --markdown``).
+    markdown: bool = False
 
 
 class _Sink:
@@ -130,7 +132,7 @@ def run_task(task: Task) -> TaskResult:
                     _sink.publish(unpublished)
                     unpublished = 0
                 try:
-                    item = extract_page(page, algorithm=task.algorithm)
+                    item = extract_page(page, algorithm=task.algorithm, markdown=task.markdown)
                 except Exception as exc:  # counted, never fatal
                     skipped["error"] += 1
                     if result.first_error is None:
@@ -240,6 +242,7 @@ def run_batch(
     progress: bool = False,
     restart: bool = False,
     stream: TextIO = sys.stderr,
+    markdown: bool = False,
 ) -> BatchSummary:
     """Extract every HTML 2xx response of ``files`` into the JSONL file ``out``.
 
@@ -265,7 +268,16 @@ def run_batch(
     shards = max(1, -(-jobs // len(pending))) if pending else 1
     bar = _Progress(len(pending), stream, progress)
     tasks = [
-        Task(given, index, shard, shards, str(state.part(index, shard)), min_confidence, algorithm)
+        Task(
+            given,
+            index,
+            shard,
+            shards,
+            str(state.part(index, shard)),
+            min_confidence,
+            algorithm,
+            markdown,
+        )
         for index, (given, _) in enumerate(pending)
         for shard in range(shards)
     ]
