@@ -121,8 +121,8 @@ def _extract(
     if metadata.failed:
         warnings.append("metadata-error")
     title_text, password_fields = read_form_signals(root)
-    media = read_page_media(root, url)  # before cleaning strips <head> and the iframes
-    clean_tree(root)
+    media = read_page_media(root, url)  # before cleaning strips <head>
+    clean_tree(root, media.add_iframe)
     page = segment_page(root, url)
     if shell_source is not None:
         page = crawler_rendering(shell_source, page, url) or page

@@ -117,6 +117,12 @@ class _Frame:
         self.first_image = 0
 
 
+#: Shared frames of nodes that write nothing: ignored nodes, hidden and unwrapped inline ones.
+_IGNORED_FRAME: Final = _Frame(_IGNORED, -1, None, None, None)
+_SKIPPED_INLINE: Final = _Frame(_SKIP, -1, None, None, None)
+_UNWRAPPED: Final = _Frame(_INLINE, -1, None, None, None)
+
+
 class _Image:
     __slots__ = ("alt", "caption", "url")
 
@@ -176,6 +182,10 @@ class _Renderer:
         self.media = media
         self.base = base
         self.root_out = etree.Element("div")
+        # Runs are built under this element of the output's document, so that attaching one
+        # moves nodes within a document (moving them between documents costs several times
+        # more); it is left out of the output.
+        self.scratch = etree.SubElement(self.root_out, "div")
         self.top = _Frame(_LIVE, -1, None, None, None)
         self.top.out = self.root_out
         self.block = self.top
@@ -261,7 +271,7 @@ class _Renderer:
                 tag = element.tag
                 if not isinstance(tag, str):
                     walker.skip_subtree()
-                    frames.append(_Frame(_IGNORED, -1, None, None, None))
+                    frames.append(_IGNORED_FRAME)
                     continue
                 if next_block < count and element is elements[next_block]:
                     block_id = next_block
@@ -351,8 +361,6 @@ class _Renderer:
 
     def enter_inline(self, tag: str, element: etree._Element) -> _Frame:
         block = self.block
-        if block.kind == _SKIP:  # never: a skipped block's subtree is not walked
-            return _Frame(_SKIP, -1, None, None, block)
         if tag not in ("a", "br"):
             # The segment walk's test for inline elements hidden by their style or class.
             style = element.get("style")
@@ -360,7 +368,7 @@ class _Renderer:
             if (style is not None and hidden_style(style)) or (
                 classes is not None and _hidden_inline_class(classes)
             ):
-                return _Frame(_SKIP, -1, None, None, block)
+                return _SKIPPED_INLINE
         out_tag: str | None = None
         attrs: dict[str, str] | None = None
         if tag == "a":
@@ -374,8 +382,12 @@ class _Renderer:
             self.image(element)
         else:
             out_tag = _INLINE_OUTPUT.get(tag)
+        if out_tag is None:
+            # Nothing of its own is written: one shared frame (its `out` stays None).
+            block.inlines.append(_UNWRAPPED)
+            return _UNWRAPPED
         frame = _Frame(_INLINE, -1, out_tag, attrs, block)
-        if out_tag is not None and self.point is not None:
+        if self.point is not None:
             frame.out = (
                 etree.SubElement(self.point, out_tag, attrs)
                 if attrs
@@ -402,7 +414,7 @@ class _Renderer:
         point = self.point
         if point is not None:
             return point
-        holder = self.holder = etree.Element("p")
+        holder = self.holder = etree.SubElement(self.scratch, "p")
         point = holder
         for frame in self.block.inlines:
             if frame.tag is not None:
@@ -423,7 +435,11 @@ class _Renderer:
             return
         if not blank:
             self.has_text = True
-        if not self.pre_depth:
+        if not self.pre_depth and (
+            blank or "  " in text or "\n" in text or "\t" in text or "\r" in text
+        ):
+            # Other runs of white space (a no-break space) are left: collapsing them is
+            # cosmetic, and searching every text for them cost a tenth of this module.
             text = _SPACES.sub(" ", text)
         _append_text(self.ensure_holder(), text)
 
@@ -451,6 +467,8 @@ class _Renderer:
     def flush(self) -> None:
         """End the current run: attach it where it belongs when it is kept."""
         block = self.block
+        if self.holder is None:  # nothing written (text always is): no run to count or keep
+            return
         keep = False
         if block.kind == _LIVE and self.has_text:
             runs = self.owned.get(block.block)
@@ -466,9 +484,11 @@ class _Renderer:
         elif self.has_media and block.media_ok:
             keep = True
         holder = self.holder
-        if keep and holder is not None:
+        if keep:
             self.attach(block, holder)
             self.images.extend(self.pending)
+        else:
+            self.scratch.remove(holder)
         self.holder = self.point = None
         self.has_text = self.has_media = self.has_image = False
         if self.pending:
@@ -482,6 +502,7 @@ class _Renderer:
             if holder.text:
                 _append_text(out, holder.text)
             out.extend(list(holder))
+            self.scratch.remove(holder)
             return
         if not self.has_text and self.has_image:
             holder.tag = "figure"
@@ -508,10 +529,17 @@ class _Renderer:
     def result(self) -> tuple[str, tuple[ArticleImage, ...]]:
         if self.emitted != len(self.kept):
             raise _Mismatch(f"{self.emitted} of {len(self.kept)} kept segments written")
-        html = "\n".join(
-            etree.tostring(child, method="html", encoding="unicode", with_tail=False)
-            for child in self.root_out
-        )
+        root = self.root_out
+        root.remove(self.scratch)
+        if not len(root):
+            html = ""
+        else:
+            # One serialisation (one per block cost more than the rest of this module): the
+            # blocks one per line, the wrapper cut off.
+            for child in root[:-1]:
+                child.tail = "\n"
+            html = etree.tostring(root, method="html", encoding="unicode")
+            html = html[html.index(">") + 1 : html.rindex("<")]
         seen: set[str] = set()
         images = []
         for image in self.images:

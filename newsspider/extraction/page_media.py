@@ -28,6 +28,11 @@ MAX_URL_CHARS: Final = 4096
 # (WHATWG URL parser); the same, so that the scheme read here is the one a browser would read.
 _IGNORED_IN_URL: Final = re.compile(r"[\t\n\r]")
 _EDGE_CHARS: Final = "".join(map(chr, range(0x21)))
+_CONTROL: Final = re.compile(r"[\x00-\x1f\x7f]")
+# An absolute http(s) URL that joining and splitting would return unchanged (as in
+# `metadata._absolute`): printable ASCII, no query, fragment, parameters or IPv6 host.
+_PLAIN_ABSOLUTE: Final = re.compile(r"https?://[!-.0-~][!-~]*", re.ASCII)
+_NOT_PLAIN: Final = frozenset("?#;[]\\")
 
 
 def safe_url(value: str | None, base: str | None, schemes: frozenset[str]) -> str | None:
@@ -35,6 +40,8 @@ def safe_url(value: str | None, base: str | None, schemes: frozenset[str]) -> st
     relative URL stays relative (it cannot carry a scheme, so it is as safe)."""
     if not value:
         return None
+    if _PLAIN_ABSOLUTE.fullmatch(value) is not None and _NOT_PLAIN.isdisjoint(value):
+        return value  # most URLs of a page: nothing to resolve, no scheme to doubt
     value = _IGNORED_IN_URL.sub("", value).strip(_EDGE_CHARS)
     if not value or len(value) > MAX_URL_CHARS:
         return None
@@ -49,7 +56,7 @@ def safe_url(value: str | None, base: str | None, schemes: frozenset[str]) -> st
         return full if ":" not in full.split("/", 1)[0] else None
     if parts.scheme.lower() not in schemes:
         return None
-    if any(ord(char) < 0x20 or char == "\x7f" for char in full):
+    if _CONTROL.search(full) is not None:
         return None
     return full
 
@@ -57,7 +64,7 @@ def safe_url(value: str | None, base: str | None, schemes: frozenset[str]) -> st
 def page_base(root: etree._Element, url: str | None) -> str | None:
     """What the page's relative URLs resolve against: its first ``<base href>`` when that is an
     http(s) URL (resolved against ``url``), else ``url``."""
-    return _read_base(root.find("head/base[@href]"), url)
+    return _read_base(root.find("head/base"), url)
 
 
 def _read_base(base: etree._Element | None, url: str | None) -> str | None:
@@ -84,47 +91,39 @@ _LAZY_SRC_ATTRIBUTES: Final = (
 _PICTURE_LEVELS: Final = 4
 #: An image this small in both dimensions is a tracking pixel or a spacer.
 TINY_IMAGE: Final = 2
-_DESCRIPTOR: Final = re.compile(r"^(\d+(?:\.\d+)?)([wx])$")
+_DESCRIPTOR: Final = re.compile(r"(\d+(?:\.\d+)?)([wx])\b")
+# One candidate: separators, the URL (to whitespace), the descriptors (to a comma).
+_CANDIDATE: Final = re.compile(r"[\s,]*(\S+)([^,]*)")
 
 
 def srcset_best(srcset: str) -> str | None:
     """The widest candidate of a ``srcset`` (largest ``w``, else largest ``x``, else the
     first). Hand-written after the HTML standard's parsing rules (no maintained Python library
-    parses srcset): a URL runs to whitespace and may hold commas (``c_fill,w_300``), a
-    candidate ends at a comma outside parentheses. Linear in the value."""
+    parses srcset): a URL runs to whitespace and may hold commas (``c_fill,w_300``); a URL
+    ending in a comma has no descriptors; descriptors run to the next comma. Linear: each
+    match starts where the last ended."""
     best: str | None = None
     best_score = -1.0
     position, length = 0, len(srcset)
     while position < length:
-        while position < length and (srcset[position].isspace() or srcset[position] == ","):
-            position += 1
-        start = position
-        while position < length and not srcset[position].isspace():
-            position += 1
-        url = srcset[start:position]
-        descriptor = ""
+        match = _CANDIDATE.match(srcset, position)
+        if match is None:
+            break
+        url, descriptor = match.group(1), match.group(2)
         if url.endswith(","):
-            url = url.rstrip(",")
+            url, descriptor = url.rstrip(","), ""
+            position = match.end(1)
         else:
-            start = position
-            depth = 0
-            while position < length and (srcset[position] != "," or depth):
-                char = srcset[position]
-                if char == "(":
-                    depth += 1
-                elif char == ")" and depth:
-                    depth -= 1
-                position += 1
-            descriptor = srcset[start:position].strip()
-        if not url:
+            position = match.end()
+        if not url or url[:5].lower() == "data:":
             continue
         score = 0.0
-        match = _DESCRIPTOR.match(descriptor.split()[0] if descriptor else "")
-        if match is not None:
-            value = float(match.group(1))
+        found = _DESCRIPTOR.match(descriptor.strip())
+        if found is not None:
+            value = float(found.group(1))
             # Widths outrank densities: a set mixing both is rare, and a width is a size.
-            score = value + 1e9 if match.group(2) == "w" else value
-        if score > best_score and not url.lower().startswith("data:"):
+            score = value + 1e9 if found.group(2) == "w" else value
+        if score > best_score:
             best, best_score = url, score
     return best
 
@@ -225,6 +224,27 @@ class PageMedia:
     base: str | None = None
     after: dict[etree._Element, list[Embed]] = field(default_factory=dict)
     first: dict[etree._Element, list[Embed]] = field(default_factory=dict)
+    found: int = 0
+
+    def add_iframe(self, frame: etree._Element) -> None:
+        """Keep ``frame`` as a link when it is a known video player (at most `MAX_EMBEDS`)."""
+        if self.found >= MAX_EMBEDS:
+            return
+        embed = _video_embed(frame, self.base)
+        if embed is None:
+            return
+        self.found += 1
+        previous = frame.getprevious()
+        while previous is not None and (
+            not isinstance(previous.tag, str) or previous.tag in _STRIPPED
+        ):
+            previous = previous.getprevious()
+        if previous is not None:
+            self.after.setdefault(previous, []).append(embed)
+        else:
+            parent = frame.getparent()
+            if parent is not None:
+                self.first.setdefault(parent, []).append(embed)
 
 
 #: Tags that cleaning strips (`cleaning._NEVER_TEXT`'s commonest): never the anchor of an embed.
@@ -236,35 +256,10 @@ MAX_EMBEDS: Final = 200
 
 
 def read_page_media(root: etree._Element, url: str | None) -> PageMedia:
-    """The base URL and the video embeds, from the page before `cleaning.clean_tree` (which
-    strips ``<head>`` and every iframe). One pass over the page in libxml2."""
-    media = PageMedia(base=url)
-    base_seen = False
-    embeds = 0
-    for element in root.iter("base", "iframe"):
-        if element.tag == "base":
-            if not base_seen and element.get("href") is not None:
-                base_seen = True
-                media.base = _read_base(element, url)
-            continue
-        if embeds >= MAX_EMBEDS:
-            continue
-        embed = _video_embed(element, media.base)
-        if embed is None:
-            continue
-        embeds += 1
-        previous = element.getprevious()
-        while previous is not None and (
-            not isinstance(previous.tag, str) or previous.tag in _STRIPPED
-        ):
-            previous = previous.getprevious()
-        if previous is not None:
-            media.after.setdefault(previous, []).append(embed)
-        else:
-            parent = element.getparent()
-            if parent is not None:
-                media.first.setdefault(parent, []).append(embed)
-    return media
+    """The page's base URL; its video embeds are added by `PageMedia.add_iframe`, which
+    `cleaning.clean_tree` calls for each iframe before stripping them (its walk over the page
+    finds them: no second walk)."""
+    return PageMedia(base=page_base(root, url))
 
 
 def _video_embed(frame: etree._Element, base: str | None) -> Embed | None:
