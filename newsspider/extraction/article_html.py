@@ -536,7 +536,8 @@ class _Renderer:
         else:
             # One serialisation (one per block cost more than the rest of this module): the
             # blocks one per line, the wrapper cut off.
-            for child in root[:-1]:
+            children = list(root)
+            for child in children[:-1]:
                 child.tail = "\n"
             html = etree.tostring(root, method="html", encoding="unicode")
             html = html[html.index(">") + 1 : html.rindex("<")]
