@@ -29,7 +29,8 @@ class ArticleImage:
 class Article:
     """What `newsspider.extract` found on one page.
 
-    Every field is JSON-serialisable as is (strings, numbers, None, tuples of strings).
+    Every field is JSON-serialisable as is (strings, numbers, None, tuples of strings) but
+    `images`, whose records `to_dict` turns into dicts.
     """
 
     #: The URL the page was fetched from (as passed to `extract`).

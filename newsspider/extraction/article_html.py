@@ -61,6 +61,8 @@ _INLINE_OUTPUT: Final = {
     "strike": "s",
     "tt": "code",
 }
+#: Blocks whose runs are written into them directly (no paragraph around).
+_DIRECT: Final = _TEXT_BLOCKS | {"figure"}
 #: The largest ``colspan``/``rowspan``/``start`` kept (browsers cap spans at 1000 and 65534).
 _MAX_NUMBER: Final = 1000
 _SPACES: Final = re.compile(r"\s+")
@@ -132,14 +134,6 @@ class _Image:
         self.caption: str | None = None
 
 
-def _append_text(parent: etree._Element, text: str) -> None:
-    if len(parent):
-        last = parent[-1]
-        last.tail = (last.tail or "") + text
-    else:
-        parent.text = (parent.text or "") + text
-
-
 def _number(value: str | None) -> str | None:
     if value is None:
         return None
@@ -179,19 +173,24 @@ class _Renderer:
         self.kept = set(selection.segment_ids)
         self.captions = set(selection.caption_ids)
         self.kept.update(self.captions)
-        self.media = media
+        self.embeds_found = media
         self.base = base
         self.root_out = etree.Element("div")
-        # Runs are built under this element of the output's document, so that attaching one
-        # moves nodes within a document (moving them between documents costs several times
-        # more); it is left out of the output.
-        self.scratch = etree.SubElement(self.root_out, "div")
         self.top = _Frame(_LIVE, -1, None, None, None)
         self.top.out = self.root_out
         self.block = self.top
         self.frames: list[_Frame] = []
-        self.holder: etree._Element | None = None
-        self.point: etree._Element | None = None
+        # The current run. Its segment is known when it starts (the block's next one): a run
+        # that will be kept is written straight into the output ("writing"), any other is only
+        # counted, its images and embeds noted in `media` in case it turns out to hold no text.
+        self.writing = False
+        self.point: etree._Element | None = None  # where the run's content goes
+        self.holder: etree._Element | None = None  # the <p> made for it, if any
+        self.run_base: etree._Element | None = None  # ... else the block's own element
+        self.run_first = 0  # and its children before the run
+        self.tail_of: etree._Element | None = None  # text goes to its tail (None: point.text)
+        self.buffer: list[str] = []  # text not yet written
+        self.media: list[tuple[str, str, str | None]] = []  # ("img"|"a", URL, alt or text)
         self.has_text = False
         self.has_media = False
         self.has_image = False
@@ -262,7 +261,7 @@ class _Renderer:
         count = len(elements)
         next_block = top
         frames = self.frames
-        media = self.media
+        media = self.embeds_found
         embeds_first = media.first if media is not None and media.first else None
         embeds_after = media.after if media is not None and media.after else None
         walker = etree.iterwalk(elements[top], events=("start", "end"))
@@ -344,6 +343,7 @@ class _Renderer:
         if tag == "pre":
             self.pre_depth += 1
         self.block = frame
+        self.start_run()
         return frame
 
     def leave_block(self, frame: _Frame, element: etree._Element) -> None:
@@ -358,6 +358,7 @@ class _Renderer:
                     if image.caption is None:
                         image.caption = caption
         self.block = frame.parent if frame.parent is not None else self.top
+        self.start_run()
 
     def enter_inline(self, tag: str, element: etree._Element) -> _Frame:
         block = self.block
@@ -372,60 +373,102 @@ class _Renderer:
         out_tag: str | None = None
         attrs: dict[str, str] | None = None
         if tag == "a":
-            href = safe_url(element.get("href"), self.base, LINK_SCHEMES)
-            if href is not None:
-                out_tag, attrs = "a", {"href": href}
+            if self.writing:
+                href = safe_url(element.get("href"), self.base, LINK_SCHEMES)
+                if href is not None:
+                    out_tag, attrs = "a", {"href": href}
         elif tag == "br":
-            if self.holder is not None and block.kind == _LIVE and self.point is not None:
-                etree.SubElement(self.point, "br")
+            if self.point is not None:  # a break before any content is dropped
+                self.tail_of = self.child("br", None)
         elif tag == "img":
             self.image(element)
         else:
             out_tag = _INLINE_OUTPUT.get(tag)
-        if out_tag is None:
+        if out_tag is None or not self.writing:
             # Nothing of its own is written: one shared frame (its `out` stays None).
             block.inlines.append(_UNWRAPPED)
             return _UNWRAPPED
         frame = _Frame(_INLINE, -1, out_tag, attrs, block)
         if self.point is not None:
-            frame.out = (
-                etree.SubElement(self.point, out_tag, attrs)
-                if attrs
-                else etree.SubElement(self.point, out_tag)
-            )
-            self.point = frame.out
+            frame.out = self.point = self.child(out_tag, attrs)
+            self.tail_of = None
         block.inlines.append(frame)
         return frame
 
     def leave_inline(self) -> None:
-        block = self.block
-        block.inlines.pop()
-        if self.holder is not None:
-            point = self.holder
-            for frame in block.inlines:
-                if frame.out is not None:
-                    point = frame.out
+        frame = self.block.inlines.pop()
+        out = frame.out
+        if out is not None and self.point is not None:
+            self.write_buffer()
+            point = self.holder if self.holder is not None else self.run_base
+            for other in self.block.inlines:
+                if other.out is not None:
+                    point = other.out
             self.point = point
+            self.tail_of = out
 
     # --- content ----------------------------------------------------------------------------
 
-    def ensure_holder(self) -> etree._Element:
-        """The current run's element, with the open inline elements of its block re-opened."""
+    def start_run(self) -> None:
+        """A run of the current block starts: is it the block's next segment, and kept?"""
+        block = self.block
+        writing = False
+        if block.kind == _LIVE:
+            runs = self.owned.get(block.block)
+            writing = (
+                runs is not None and block.ordinal < len(runs) and runs[block.ordinal] in self.kept
+            )
+        self.writing = writing
+
+    def ensure_point(self) -> etree._Element:
+        """Where the run's content goes (a writing run): the block's own element when it holds
+        inline content, else a new paragraph; the open inline elements of the block re-opened."""
         point = self.point
         if point is not None:
             return point
-        holder = self.holder = etree.SubElement(self.scratch, "p")
-        point = holder
-        for frame in self.block.inlines:
+        block = self.block
+        out = self.materialize(block)
+        if block.tag in _DIRECT:
+            self.holder = None
+            self.run_base = point = out
+            self.run_first = len(out)
+            self.tail_of = out[-1] if self.run_first else None
+        else:
+            self.holder = point = etree.SubElement(out, "p")
+            self.run_base = None
+            self.tail_of = None
+        for frame in block.inlines:
             if frame.tag is not None:
-                frame.out = (
+                frame.out = point = (
                     etree.SubElement(point, frame.tag, frame.attrs)
                     if frame.attrs
                     else etree.SubElement(point, frame.tag)
                 )
-                point = frame.out
+                self.tail_of = None
         self.point = point
         return point
+
+    def child(self, tag: str, attrs: dict[str, str] | None) -> etree._Element:
+        """A new element at the run's point, after the text written so far."""
+        self.write_buffer()
+        point = self.ensure_point()
+        return etree.SubElement(point, tag, attrs) if attrs else etree.SubElement(point, tag)
+
+    def write_buffer(self) -> None:
+        """The run's text so far, into the tree: one assignment per text node."""
+        buffer = self.buffer
+        if not buffer:
+            return
+        text = buffer[0] if len(buffer) == 1 else "".join(buffer)
+        buffer.clear()
+        point = self.ensure_point()
+        target = self.tail_of
+        if target is not None:
+            tail = target.tail
+            target.tail = tail + text if tail else text
+        else:
+            existing = point.text
+            point.text = existing + text if existing else text
 
     def text(self, text: str) -> None:
         if self.block.kind != _LIVE:
@@ -435,13 +478,17 @@ class _Renderer:
             return
         if not blank:
             self.has_text = True
+        if not self.writing:
+            return
         if not self.pre_depth and (
             blank or "  " in text or "\n" in text or "\t" in text or "\r" in text
         ):
             # Other runs of white space (a no-break space) are left: collapsing them is
             # cosmetic, and searching every text for them cost a tenth of this module.
             text = _SPACES.sub(" ", text)
-        _append_text(self.ensure_holder(), text)
+        if self.point is None:
+            self.ensure_point()
+        self.buffer.append(text)
 
     def image(self, element: etree._Element) -> None:
         if is_tiny(element):
@@ -450,9 +497,10 @@ class _Renderer:
         if url is None:
             return
         alt = " ".join((element.get("alt") or "").split())[:MAX_ALT_CHARS] or None
-        point = self.ensure_holder()
-        attrs = {"src": url, "alt": alt} if alt is not None else {"src": url}
-        etree.SubElement(point, "img", attrs)
+        if self.writing:
+            self.tail_of = self.child("img", {"src": url, "alt": alt} if alt else {"src": url})
+        else:
+            self.media.append(("img", url, alt))
         self.has_media = self.has_image = True
         self.pending.append(_Image(url, alt))
 
@@ -460,53 +508,78 @@ class _Renderer:
         if self.block.kind == _SKIP:
             return
         for embed in found:
-            link = etree.SubElement(self.ensure_holder(), "a", {"href": embed.url})
-            link.text = embed.title or embed.url
+            text = embed.title or embed.url
+            if self.writing:
+                link = self.child("a", {"href": embed.url})
+                link.text = text
+                self.tail_of = link
+            else:
+                self.media.append(("a", embed.url, text))
             self.has_media = True
 
     def flush(self) -> None:
-        """End the current run: attach it where it belongs when it is kept."""
+        """End the current run: count its segment, keep or drop what it wrote."""
         block = self.block
-        if self.holder is None:  # nothing written (text always is): no run to count or keep
-            return
-        keep = False
-        if block.kind == _LIVE and self.has_text:
+        if self.has_text:
             runs = self.owned.get(block.block)
             if runs is None or block.ordinal >= len(runs):
                 raise _Mismatch(f"block {block.block}: more runs than segments")
             segment = runs[block.ordinal]
             block.ordinal += 1
-            keep = segment in self.kept
-            if keep:
+            kept = segment in self.kept
+            if kept != self.writing:
+                raise _Mismatch(f"segment {segment}: run and page model disagree")
+            if kept:
+                self.write_buffer()
                 self.emitted += 1
+                self.images.extend(self.pending)
                 if segment in self.captions and self.scopes:
                     self.scopes[-1].caption.append(" ".join(self.page.segment_lines[segment]))
         elif self.has_media and block.media_ok:
-            keep = True
-        holder = self.holder
-        if keep:
-            self.attach(block, holder)
+            if self.writing:
+                self.write_buffer()
+                if self.holder is not None and self.has_image:
+                    self.holder.tag = "figure"
+            else:
+                self.write_media(block)
             self.images.extend(self.pending)
-        else:
-            self.scratch.remove(holder)
-        self.holder = self.point = None
+        elif self.writing and self.point is not None:
+            self.discard()  # written, but no text and no media it may keep
+        self.point = self.holder = self.run_base = self.tail_of = None
         self.has_text = self.has_media = self.has_image = False
+        if self.buffer:
+            self.buffer.clear()
         if self.pending:
             self.pending = []
+        if self.media:
+            self.media = []
         for frame in block.inlines:
             frame.out = None
+        self.start_run()
 
-    def attach(self, block: _Frame, holder: etree._Element) -> None:
+    def discard(self) -> None:
+        holder = self.holder
+        if holder is not None:
+            parent = holder.getparent()
+            if parent is not None:
+                parent.remove(holder)
+        elif self.run_base is not None:
+            del self.run_base[self.run_first :]
+
+    def write_media(self, block: _Frame) -> None:
+        """The images and embeds of a run without text, noted while it was counted."""
         out = self.materialize(block)
-        if block.tag in _TEXT_BLOCKS or (block.tag == "figure" and not self.has_text):
-            if holder.text:
-                _append_text(out, holder.text)
-            out.extend(list(holder))
-            self.scratch.remove(holder)
-            return
-        if not self.has_text and self.has_image:
-            holder.tag = "figure"
-        out.append(holder)
+        target = (
+            out
+            if block.tag in _DIRECT
+            else etree.SubElement(out, "figure" if self.has_image else "p")
+        )
+        for tag, url, text in self.media:
+            if tag == "img":
+                etree.SubElement(target, "img", {"src": url, "alt": text} if text else {"src": url})
+            else:
+                link = etree.SubElement(target, "a", {"href": url})
+                link.text = text
 
     def materialize(self, frame: _Frame) -> etree._Element:
         """The output element of a block frame, creating those of its ancestors as needed."""
@@ -530,7 +603,6 @@ class _Renderer:
         if self.emitted != len(self.kept):
             raise _Mismatch(f"{self.emitted} of {len(self.kept)} kept segments written")
         root = self.root_out
-        root.remove(self.scratch)
         if not len(root):
             html = ""
         else:
