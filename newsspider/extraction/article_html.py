@@ -62,7 +62,7 @@ _INLINE_OUTPUT: Final = {
     "tt": "code",
 }
 #: Blocks whose runs are written into them directly (no paragraph around).
-_DIRECT: Final = _TEXT_BLOCKS | {"figure"}
+_DIRECT: Final = _TEXT_BLOCKS
 #: The largest ``colspan``/``rowspan``/``start`` kept (browsers cap spans at 1000 and 65534).
 _MAX_NUMBER: Final = 1000
 _SPACES: Final = re.compile(r"\s+")
@@ -184,6 +184,7 @@ class _Renderer:
         # that will be kept is written straight into the output ("writing"), any other is only
         # counted, its images and embeds noted in `media` in case it turns out to hold no text.
         self.writing = False
+        self.run_segment = -1  # the segment the run will be if it holds text
         self.point: etree._Element | None = None  # where the run's content goes
         self.holder: etree._Element | None = None  # the <p> made for it, if any
         self.run_base: etree._Element | None = None  # ... else the block's own element
@@ -412,13 +413,13 @@ class _Renderer:
     def start_run(self) -> None:
         """A run of the current block starts: is it the block's next segment, and kept?"""
         block = self.block
-        writing = False
+        segment = -1
         if block.kind == _LIVE:
             runs = self.owned.get(block.block)
-            writing = (
-                runs is not None and block.ordinal < len(runs) and runs[block.ordinal] in self.kept
-            )
-        self.writing = writing
+            if runs is not None and block.ordinal < len(runs):
+                segment = runs[block.ordinal]
+        self.writing = segment >= 0 and segment in self.kept
+        self.run_segment = segment
 
     def ensure_point(self) -> etree._Element:
         """Where the run's content goes (a writing run): the block's own element when it holds
@@ -434,7 +435,9 @@ class _Renderer:
             self.run_first = len(out)
             self.tail_of = out[-1] if self.run_first else None
         else:
-            self.holder = point = etree.SubElement(out, "p")
+            # A figure's text is its caption (or, rarely, text beside the picture).
+            caption = block.tag == "figure" and self.run_segment in self.captions
+            self.holder = point = etree.SubElement(out, "figcaption" if caption else "p")
             self.run_base = None
             self.tail_of = None
         for frame in block.inlines:
@@ -538,7 +541,7 @@ class _Renderer:
         elif self.has_media and block.media_ok:
             if self.writing:
                 self.write_buffer()
-                if self.holder is not None and self.has_image:
+                if self.holder is not None and self.has_image and block.tag != "figure":
                     self.holder.tag = "figure"
             else:
                 self.write_media(block)
@@ -571,7 +574,7 @@ class _Renderer:
         out = self.materialize(block)
         target = (
             out
-            if block.tag in _DIRECT
+            if block.tag in _DIRECT or block.tag == "figure"
             else etree.SubElement(out, "figure" if self.has_image else "p")
         )
         for tag, url, text in self.media:
