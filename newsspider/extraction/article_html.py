@@ -122,6 +122,7 @@ class _Frame:
 #: Shared frames of nodes that write nothing: ignored nodes, hidden and unwrapped inline ones.
 _IGNORED_FRAME: Final = _Frame(_IGNORED, -1, None, None, None)
 _SKIPPED_INLINE: Final = _Frame(_SKIP, -1, None, None, None)
+_SKIPPED_BLOCK: Final = _Frame(_SKIP, 0, None, None, None)
 _UNWRAPPED: Final = _Frame(_INLINE, -1, None, None, None)
 
 
@@ -205,6 +206,7 @@ class _Renderer:
         self.owned: dict[int, list[int]] = {}
         self.anchor = -1
         self.anchor_end = -1
+        self.holds_media: set[etree._Element] = set()
 
     # --- the region and its blocks ------------------------------------------------------------
 
@@ -244,11 +246,34 @@ class _Renderer:
             while block >= top and block not in texty:
                 texty.add(block)
                 block = parents[block]
+        self.mark_media(page.block_elements[top])
         container = self.container
         if 0 <= container < len(parents) and parents[container] >= 0:
             anchor = parents[container]
             self.anchor, self.anchor_end = anchor, ends[anchor]
         return top
+
+    def mark_media(self, top: etree._Element) -> None:
+        """`holds_media`: the elements of the region with an image or an embed below them (a
+        block without text is walked only then). One pass in libxml2 over the region."""
+        marked = self.holds_media
+        starts: list[etree._Element] = []
+        for image in top.iter("img"):
+            starts.append(image)
+        media = self.embeds_found
+        if media is not None:
+            starts.extend(media.first)
+            for anchor in media.after:
+                parent = anchor.getparent()
+                if parent is not None:
+                    starts.append(parent)
+        for start in starts:
+            element: etree._Element | None = start
+            while element is not None and element not in marked:
+                marked.add(element)
+                if element is top:
+                    break
+                element = element.getparent()
 
     def media_allowed(self, block: int) -> bool:
         return self.anchor < 0 or self.anchor < block <= self.anchor_end
@@ -327,7 +352,9 @@ class _Renderer:
         ):
             kind, media_ok = _MEDIA, True
         else:
-            return _Frame(_SKIP, block_id, None, None, parent)
+            return _SKIPPED_BLOCK
+        if kind == _MEDIA and element not in self.holds_media:
+            return _SKIPPED_BLOCK  # no image or embed anywhere below: nothing to write
         captioned = page.block_captions[block_id]
         scope = tag == "figure" or (
             captioned and not (parent.block >= 0 and page.block_captions[parent.block])
@@ -522,6 +549,8 @@ class _Renderer:
 
     def flush(self) -> None:
         """End the current run: count its segment, keep or drop what it wrote."""
+        if not (self.has_text or self.has_media or self.point is not None):
+            return  # nothing in it (most runs between blocks): the next run is the same
         block = self.block
         if self.has_text:
             runs = self.owned.get(block.block)
