@@ -60,7 +60,11 @@ def _html2text() -> Callable[[str], str]:
 
 def _html_to_markdown() -> Callable[[str], str]:
     module: Any = importlib.import_module("html_to_markdown")
-    options = module.ConversionOptions(escape_asterisks=True, escape_underscores=True)
+    # Escaping as strict as the own writer's: without escape_misc, page text such as
+    # "[a](b)" or "<script>" comes out as live Markdown or HTML.
+    options = module.ConversionOptions(
+        escape_asterisks=True, escape_underscores=True, escape_misc=True
+    )
 
     def convert(html: str) -> str:
         return str(module.convert(html, options).content)

@@ -13,6 +13,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 from unittest.mock import Mock
+from urllib.parse import urljoin
 
 import pytest
 from lxml import etree, html
@@ -23,7 +24,7 @@ from newsspider import extract
 from newsspider.cli import main as cli_main
 from newsspider.extraction.article import ArticleImage
 from newsspider.extraction.markdown import to_markdown
-from newsspider.extraction.page_media import safe_url, srcset_best
+from newsspider.extraction.page_media import Resolver, safe_url, srcset_best
 from newsspider.items import ArticleItem, PageItem
 from newsspider.pipelines import ArticlePipeline
 from newsspider.schema import article_schema
@@ -425,3 +426,27 @@ def test_warc_records_carry_the_new_fields() -> None:
     assert "<figure>" in plain.body_html
     with_markdown = extract_page(warc_page, markdown=True)
     assert with_markdown.markdown == extract(FULL, url=URL).markdown
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "https://cdn.example.net/a.jpg?v=1&w=500",
+        "//cdn.example.net/a.jpg",
+        "/img/a.jpg#top",
+        "img/a.jpg",
+        "../img/a.jpg",
+        "/a/./b/../c.jpg",
+        "?page=2",
+        "javascript:alert(1)",
+        " java\tscript:alert(1)",
+        "//[::1]/x",
+    ],
+)
+def test_resolver_fast_paths_agree_with_safe_url(value: str) -> None:
+    schemes = frozenset({"http", "https", "mailto", "tel"})
+    resolver = Resolver(URL)
+    fast, slow = resolver.resolve(value, schemes), safe_url(value, URL, schemes)
+    assert (fast is None) == (slow is None)
+    if fast is not None and slow is not None:
+        assert urljoin(URL, fast) == urljoin(URL, slow)

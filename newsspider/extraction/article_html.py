@@ -37,9 +37,9 @@ from newsspider.extraction.page_media import (
     LINK_SCHEMES,
     Embed,
     PageMedia,
+    Resolver,
     image_source,
     is_tiny,
-    safe_url,
 )
 from newsspider.extraction.page_model import PageSegments
 from newsspider.extraction.segments import _hidden_inline_class
@@ -175,7 +175,7 @@ class _Renderer:
         self.captions = set(selection.caption_ids)
         self.kept.update(self.captions)
         self.embeds_found = media
-        self.base = base
+        self.resolver = Resolver(base)
         self.root_out = etree.Element("div")
         self.top = _Frame(_LIVE, -1, None, None, None)
         self.top.out = self.root_out
@@ -402,7 +402,7 @@ class _Renderer:
         attrs: dict[str, str] | None = None
         if tag == "a":
             if self.writing:
-                href = safe_url(element.get("href"), self.base, LINK_SCHEMES)
+                href = self.resolver.resolve(element.get("href"), LINK_SCHEMES)
                 if href is not None:
                     out_tag, attrs = "a", {"href": href}
         elif tag == "br":
@@ -523,7 +523,7 @@ class _Renderer:
     def image(self, element: etree._Element) -> None:
         if is_tiny(element):
             return
-        url = safe_url(image_source(element), self.base, IMAGE_SCHEMES)
+        url = self.resolver.resolve(image_source(element), IMAGE_SCHEMES)
         if url is None:
             return
         alt = " ".join((element.get("alt") or "").split())[:MAX_ALT_CHARS] or None

@@ -33,6 +33,10 @@ _CONTROL: Final = re.compile(r"[\x00-\x1f\x7f]")
 # `metadata._absolute`): printable ASCII, no query, fragment, parameters or IPv6 host.
 _PLAIN_ABSOLUTE: Final = re.compile(r"https?://[!-.0-~][!-~]*", re.ASCII)
 _NOT_PLAIN: Final = frozenset("?#;[]\\")
+# Printable ASCII without spaces; and what a fast path must leave to `urllib.parse` (an IPv6
+# host, a backslash browsers read as a slash).
+_PLAIN: Final = re.compile(r"[!-~]+", re.ASCII)
+_TRICKY: Final = frozenset("[]\\")
 
 
 def safe_url(value: str | None, base: str | None, schemes: frozenset[str]) -> str | None:
@@ -59,6 +63,39 @@ def safe_url(value: str | None, base: str | None, schemes: frozenset[str]) -> st
     if _CONTROL.search(full) is not None:
         return None
     return full
+
+
+class Resolver:
+    """`safe_url` against one base, with the common cases done by string operations: a page's
+    images and links are mostly plain absolute, protocol-relative (``//cdn/x.jpg``) or
+    root-relative (``/img/x.jpg``) URLs, which joining by `urllib.parse` cost 10 µs each (a
+    product page's 500 images: 5 ms). Anything else goes through `safe_url`."""
+
+    def __init__(self, base: str | None) -> None:
+        self.base = base
+        self.scheme = ""
+        self.origin = ""
+        parts = split_url(base) if base else None
+        if (
+            parts is not None
+            and parts.scheme in IMAGE_SCHEMES
+            and parts.netloc
+            and _PLAIN.fullmatch(parts.netloc) is not None
+        ):
+            self.scheme = parts.scheme
+            self.origin = f"{parts.scheme}://{parts.netloc}"
+
+    def resolve(self, value: str | None, schemes: frozenset[str]) -> str | None:
+        if not value:
+            return None
+        if self.origin and _PLAIN.fullmatch(value) is not None and _TRICKY.isdisjoint(value):
+            if value.startswith(("http://", "https://")):
+                return value if len(value) <= MAX_URL_CHARS else None
+            if value.startswith("//"):
+                return f"{self.scheme}:{value}" if len(value) <= MAX_URL_CHARS else None
+            if value.startswith("/") and "/." not in value:
+                return self.origin + value if len(value) <= MAX_URL_CHARS else None
+        return safe_url(value, self.base, schemes)
 
 
 def page_base(root: etree._Element, url: str | None) -> str | None:
