@@ -12,7 +12,8 @@ $(PY):
 
 # The editable install builds the compiled walk (.pyx) and the mypyc core (the extraction
 # modules) in place: rebuilt when any of them changes, so the tests run what would ship.
-CORE_SOURCES := setup.py $(wildcard newsspider/extraction/*.pyx) $(wildcard newsspider/extraction/*.py)
+# Which of them are compiled: newsspider/extraction/common/compiled_parts.py (read by setup.py).
+CORE_SOURCES := setup.py $(shell find newsspider/extraction -name '*.py' -o -name '*.pyx')
 
 $(VENV)/.stamp-test: pyproject.toml $(CORE_SOURCES) | $(PY)
 	$(PY) -m pip install --quiet -e '.[test]'
@@ -49,4 +50,5 @@ demo: $(VENV)/.stamp-test
 
 clean:
 	rm -rf $(VENV) .tox .pytest_cache .mypy_cache .ruff_cache build dist *.egg-info
-	rm -f newsspider/extraction/*.so newsspider/extraction/_*_c.c newsspider/_compiled_sources.py *__mypyc*.so
+	find newsspider/extraction \( -name '*.so' -o -name '_*_c.c' \) -delete
+	rm -f newsspider/_compiled_sources.py *__mypyc*.so

@@ -1,15 +1,15 @@
 """The compiled extraction core, optional: two kinds of extension module.
 
-- Cython (`newsspider/extraction/_segments_c.pyx`, `_markup_c.pyx`, `_class_words_c.pyx`,
-  `_utf8_c.pyx`, `_grams_c.pyx`, `_page_scan_c.pyx`): the segment walk, the markup guard's
+- Cython (`newsspider/extraction/<stage>/_*_c.pyx`): the segment walk, the markup guard's
   scans, the class meaning, UTF-8 validation, the confidence's shared character grams and the
   metadata's page scan, written for C (the walk and the scan against lxml's public C API),
-  with Python twins in the same package.
-- mypyc: the extraction modules themselves (`newsspider/extraction/*.py` but those in
-  `_NOT_COMPILED` below), compiled from their unchanged, type-checked sources. The
-  Python sources stay the reference; `newsspider/core_loader.py` loads them instead when
-  NEWSSPIDER_PURE_PYTHON=1 or when a source changed since the build (an editable install).
+  each beside the Python code it twins.
+- mypyc: the extraction modules themselves (`newsspider/extraction/**.py`), compiled from their
+  unchanged, type-checked sources. The Python sources stay the reference;
+  `newsspider/core_loader.py` loads them instead when NEWSSPIDER_PURE_PYTHON=1 or when a source
+  changed since the build (an editable install).
 
+Which modules are which is listed once, in `newsspider/extraction/common/compiled_parts.py`.
 Everything else about the package is in pyproject.toml. Cython, lxml, mypy and lxml-stubs are
 in [build-system] requires; when a part cannot be built (no C compiler, no Python headers, a
 type error under a newer mypy) the install goes on without it, with a warning, and the Python
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import runpy
 import sys
 from pathlib import Path
 from typing import Any, ClassVar
@@ -77,6 +78,15 @@ class OptionalBuildExt(build_ext):
             OptionalBuildExt.failed.add(ext.name)
 
 
+#: The one list of compiled parts (Cython sources, mypyc exclusions), read as data.
+_PARTS: dict[str, Any] = runpy.run_path("newsspider/extraction/common/compiled_parts.py")
+_CORE = Path("newsspider/extraction")
+_BUILD_COMMANDS = {"build", "build_ext", "bdist_wheel", "editable_wheel", "install", "develop"}
+#: Written at build time: which modules were compiled, from which source (sha256), so
+#: `core_loader` can tell a stale build (a source edited since) and load the Python instead.
+_BUILT_SOURCES = Path("newsspider/_compiled_sources.py")
+
+
 def _extensions() -> list[Extension]:
     try:
         import lxml
@@ -86,21 +96,11 @@ def _extensions() -> list[Extension]:
         return []
     extensions = [
         Extension(
-            "newsspider.extraction._segments_c",
-            ["newsspider/extraction/_segments_c.pyx"],
-            include_dirs=lxml.get_include(),
-        ),
-        Extension("newsspider.extraction._markup_c", ["newsspider/extraction/_markup_c.pyx"]),
-        Extension(
-            "newsspider.extraction._class_words_c", ["newsspider/extraction/_class_words_c.pyx"]
-        ),
-        Extension("newsspider.extraction._utf8_c", ["newsspider/extraction/_utf8_c.pyx"]),
-        Extension("newsspider.extraction._grams_c", ["newsspider/extraction/_grams_c.pyx"]),
-        Extension(
-            "newsspider.extraction._page_scan_c",
-            ["newsspider/extraction/_page_scan_c.pyx"],
-            include_dirs=lxml.get_include(),
-        ),
+            f"newsspider.extraction.{name}",
+            [str(_CORE / f"{name.replace('.', '/')}.pyx")],
+            include_dirs=lxml.get_include() if with_lxml else [],
+        )
+        for name, with_lxml in _PARTS["CYTHON"].items()
     ]
     try:
         return list(cythonize(extensions, compiler_directives={"language_level": "3"}))
@@ -109,25 +109,25 @@ def _extensions() -> list[Extension]:
         return []
 
 
-#: Not compiled: the package's import-time switch, and the modules whose frozen records cross
-#: to and from worker processes (`Article`, the content filter's `Thresholds`, `PageVerdict`
-#: and `Judgement`): a frozen dataclass compiled by mypyc refuses pickle's reconstruction.
-#: `gil.py` must stay bytecode: running it is what lets the interpreter switch threads.
-_NOT_COMPILED = {"__init__.py", "article.py", "content_score.py", "gil.py", "page_judgement.py"}
-_CORE = Path("newsspider/extraction")
-_BUILD_COMMANDS = {"build", "build_ext", "bdist_wheel", "editable_wheel", "install", "develop"}
-#: Written at build time: which modules were compiled, from which source (sha256), so
-#: `core_loader` can tell a stale build (a source edited since) and load the Python instead.
-_BUILT_SOURCES = Path("newsspider/_compiled_sources.py")
+def _module_name(path: Path) -> str:
+    return ".".join(path.relative_to(_CORE).with_suffix("").parts)
 
 
 def _core_modules() -> list[Path]:
-    return sorted(p for p in _CORE.glob("*.py") if p.name not in _NOT_COMPILED)
+    skipped = set(_PARTS["MYPYC_SKIPPED_MODULES"])
+    packages = tuple(f"{package}." for package in _PARTS["MYPYC_SKIPPED_PACKAGES"])
+    return sorted(
+        path
+        for path in _CORE.rglob("*.py")
+        if path.name != "__init__.py"
+        and _module_name(path) not in skipped
+        and not _module_name(path).startswith(packages)
+    )
 
 
 def _write_built_sources(path: Path) -> None:
     lines = [
-        f"    {p.stem!r}: {hashlib.sha256(p.read_bytes()).hexdigest()!r},\n"
+        f"    {_module_name(p)!r}: {hashlib.sha256(p.read_bytes()).hexdigest()!r},\n"
         for p in _core_modules()
     ]
     path.parent.mkdir(parents=True, exist_ok=True)

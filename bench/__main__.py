@@ -1,5 +1,5 @@
-"""``python -m bench``: see `bench.run`."""
+"""``python -m bench``: see `bench.accuracy.run`."""
 
-from bench.run import main
+from bench.accuracy.run import main
 
 raise SystemExit(main())

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bench import ROOT
+
 __all__ = [
     "CORPORA",
     "ENV_VAR",
@@ -43,7 +45,7 @@ CORPORA = (
 PAGE_TYPE_GROUPS = {"article": "article + blog", "blog": "article + blog", "forum": "forum"}
 OTHER_GROUP = "other types"
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = ROOT
 
 
 @dataclass(frozen=True, slots=True)

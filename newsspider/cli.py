@@ -29,7 +29,7 @@ from typing import TextIO
 
 from newsspider import __version__
 from newsspider.extraction import ALGORITHMS, Article, Explanation, extract
-from newsspider.extraction.markdown import escape_markdown
+from newsspider.extraction.body.markdown import escape_markdown
 from newsspider.items import ArticleItem
 from newsspider.settings_defaults import DEFAULTS, MIN_CONFIDENCE
 

@@ -22,7 +22,7 @@ import importlib.util
 import os
 import sys
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from importlib.abc import MetaPathFinder
 from importlib.machinery import ModuleSpec
 from pathlib import Path
@@ -39,7 +39,8 @@ PURE_PYTHON_REQUESTED = os.environ.get("NEWSSPIDER_PURE_PYTHON", "") not in ("",
 
 
 class _SourceFinder(MetaPathFinder):
-    """Loads `newsspider.extraction.<name>` from `<name>.py` for the compiled names."""
+    """Loads `newsspider.extraction.<name>` (dots for sub-packages) from its `.py` source for
+    the compiled names."""
 
     def __init__(self, names: frozenset[str]) -> None:
         self.names = names
@@ -50,10 +51,15 @@ class _SourceFinder(MetaPathFinder):
         path: Sequence[str] | None,
         target: ModuleType | None = None,
     ) -> ModuleSpec | None:
-        package, _, name = fullname.rpartition(".")
-        if package != PACKAGE or name not in self.names:
+        name = fullname.removeprefix(f"{PACKAGE}.")
+        if name == fullname or name not in self.names:
             return None
-        return importlib.util.spec_from_file_location(fullname, _CORE_DIR / f"{name}.py")
+        return importlib.util.spec_from_file_location(fullname, _source(name))
+
+
+def _source(name: str) -> Path:
+    """The source of the core's module ``name`` (relative, dots for sub-packages)."""
+    return _CORE_DIR.joinpath(*name.split(".")).with_suffix(".py")
 
 
 def _built_sources() -> dict[str, str]:
@@ -72,13 +78,13 @@ def _extension_present(directory: Path, name: str) -> bool:
 def _stale(sources: dict[str, str]) -> list[str]:
     changed = []
     for name, digest in sources.items():
-        source = _CORE_DIR / f"{name}.py"
+        source = _source(name)
         try:
             current = hashlib.sha256(source.read_bytes()).hexdigest()
         except OSError:  # an install without sources: nothing to be stale against
             continue
         if current != digest:
-            changed.append(f"{name}.py")
+            changed.append(source.relative_to(_CORE_DIR).as_posix())
     return changed
 
 
@@ -86,7 +92,9 @@ def _decide() -> tuple[bool, str, frozenset[str]]:
     """(compiled modules in use, why not, the names to load from source instead)."""
     sources = _built_sources()
     built = bool(sources) and _extension_present(_CORE_DIR.parent.parent, _GROUP_LIBRARY)
-    built = built and all(_extension_present(_CORE_DIR, name) for name in sources)
+    built = built and all(
+        _extension_present(_source(name).parent, name.rpartition(".")[2]) for name in sources
+    )
     if not built:
         return False, "the compiled modules were not built (no C compiler or mypy)", frozenset()
     if PURE_PYTHON_REQUESTED:
@@ -108,24 +116,25 @@ if _FROM_SOURCE:
     sys.meta_path.insert(0, _SourceFinder(_FROM_SOURCE))
 
 
-F = TypeVar("F", bound=Callable[..., Any])
-#: Every twin made so far, and whether twins run: `use_compiled_twins` switches both.
+T = TypeVar("T")
+#: Every twin made so far, and whether twins run: `use_compiled` switches both.
 _TWINS: list[CompiledTwin[Any]] = []
 _twins_on = not PURE_PYTHON_REQUESTED
 
 
-class CompiledTwin(Generic[F]):
-    """One function of a Cython module built at install time (`setup.py`), beside the Python
-    code it twins, and the switch between them. The module imports the Cython module itself
-    (some configure it first) and passes the function, or None when it is not built.
+class CompiledTwin(Generic[T]):
+    """One compiled part built at install time (`setup.py`): a function of a Cython module (or
+    a set of them, like the markup guard's scans), beside the Python code it twins, and the
+    switch between them. The module imports the Cython module itself (some configure it
+    first) and passes the part, or None when it is not built.
 
-    ``active`` is the twin when built and switched on, else None: the caller then runs its
+    ``active`` is the part when built and switched on, else None: the caller then runs its
     Python code. NEWSSPIDER_PURE_PYTHON=1 starts every twin off; `use` switches one (tests),
-    `use_compiled_twins` all of them (`newsspider.extraction.segments.use_compiled`)."""
+    `use_compiled` all of them."""
 
-    def __init__(self, built: F | None) -> None:
+    def __init__(self, built: T | None) -> None:
         self.built = built
-        self.active: F | None = built if _twins_on else None
+        self.active: T | None = built if _twins_on else None
         _TWINS.append(self)
 
     @property
@@ -140,12 +149,15 @@ class CompiledTwin(Generic[F]):
 
 
 def compiled_twins() -> tuple[CompiledTwin[Any], ...]:
-    """Every twin made so far (one per Cython function the extraction modules use)."""
+    """Every twin made so far (one per compiled part the extraction modules use: the walk, the
+    guard's scans, the class meaning, the UTF-8 check, the gram counts, ...)."""
     return tuple(_TWINS)
 
 
-def use_compiled_twins(enabled: bool) -> None:
-    """Run every twin (when built) or every Python version, twins made later included."""
+def use_compiled(enabled: bool) -> None:
+    """The one switch for the Cython parts: run every twin (when built) or every Python
+    version, twins made later included (tests and the benchmarks compare the paths). The mypyc
+    modules are chosen once, at import (NEWSSPIDER_PURE_PYTHON)."""
     global _twins_on  # noqa: PLW0603 - the switch is module state by design
     _twins_on = enabled
     for twin in _TWINS:

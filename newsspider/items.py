@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from typing import Any, Final
 
 from newsspider.extraction.article import Article, ArticleImage
-from newsspider.extraction.page_judgement import usable_encoding
+from newsspider.extraction.parse.decoding import usable_encoding
 from newsspider.settings_defaults import META_HINTS
 from newsspider.truncation import response_warnings
 

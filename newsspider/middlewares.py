@@ -30,10 +30,8 @@ from urllib.parse import urlsplit
 from scrapy.exceptions import IgnoreRequest, NotConfigured
 
 from newsspider.extraction.article import Article
-from newsspider.extraction.content_score import PageVerdict, Thresholds, score_page
+from newsspider.extraction.classify.content_score import PageVerdict, Thresholds, score_page
 from newsspider.extraction.page_judgement import Judgement, judge_page
-from newsspider.extraction_runner import ExtractionRunner
-from newsspider.handoff import Prepared
 from newsspider.settings_defaults import (
     CONTENT_FILTER_EMPTY_TEXT,
     CONTENT_FILTER_ENABLED,
@@ -50,6 +48,8 @@ from newsspider.settings_defaults import (
     META_JUDGE,
     META_VERDICT,
 )
+from newsspider.workers.extraction_runner import ExtractionRunner
+from newsspider.workers.handoff import Prepared
 
 __all__ = ["ContentFilterMiddleware", "PageDropped", "article_callback"]
 

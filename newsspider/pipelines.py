@@ -5,8 +5,8 @@ never on the event loop. A page the content filter already extracted (it judges 
 extraction) is not extracted again: its article comes from the runner's `prepared` store.
 
 The pieces this module once held live in their own modules, re-exported here for existing
-imports: `PipelineConfig` (`newsspider.pipeline_config`), the worker processes
-(`newsspider.process_pool`), awaiting a worker's future (`newsspider.loop_bridge`).
+imports: `PipelineConfig` (`newsspider.workers.pipeline_config`), the worker processes
+(`newsspider.workers.process_pool`), awaiting a worker's future (`newsspider.workers.loop_bridge`).
 """
 
 from __future__ import annotations
@@ -19,11 +19,11 @@ from scrapy.exceptions import DropItem, NotConfigured
 
 from newsspider.explain_report import write_report
 from newsspider.extraction.article import PAGE_TYPES, Article
-from newsspider.extraction.markdown import to_markdown
-from newsspider.extraction_runner import ExtractionRunner
+from newsspider.extraction.body.markdown import to_markdown
 from newsspider.items import ArticleItem, PageItem
-from newsspider.pipeline_config import PipelineConfig
 from newsspider.settings_defaults import DEFAULTS, PIPELINE_ENABLED
+from newsspider.workers.extraction_runner import ExtractionRunner
+from newsspider.workers.pipeline_config import PipelineConfig
 
 __all__ = ["ArticlePipeline", "PipelineConfig"]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from newsspider.extraction.confidence import DROP_THRESHOLD
+from newsspider.extraction.classify.confidence import DROP_THRESHOLD
 from newsspider.extraction.page_judgement import DEFAULT_MIN_PRESENCE
 
 #: Where the add-on (and the manual-configuration docs) put the components.

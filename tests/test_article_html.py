@@ -23,8 +23,8 @@ from support.articles import SEA_WALL_PARAGRAPHS
 from newsspider import extract
 from newsspider.cli import main as cli_main
 from newsspider.extraction.article import ArticleImage
-from newsspider.extraction.markdown import to_markdown
-from newsspider.extraction.page_media import Resolver, safe_url, srcset_best
+from newsspider.extraction.body.markdown import to_markdown
+from newsspider.extraction.page.page_media import Resolver, safe_url, srcset_best
 from newsspider.items import ArticleItem, PageItem
 from newsspider.pipelines import ArticlePipeline
 from newsspider.schema import article_schema

@@ -8,10 +8,10 @@ import time
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from support import pathological
 
-from bench import pathological
-from newsspider.extraction import content_score
-from newsspider.extraction.budgets import cut_to_budget
+from newsspider.extraction.classify import content_score
+from newsspider.extraction.common.budgets import cut_to_budget
 
 
 def _count_lt(data: bytes, start: int, end: int) -> int:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from newsspider.extraction.caching import MAX_KEY_CHARS, cacheable, short_key_cache
+from newsspider.extraction.common.caching import MAX_KEY_CHARS, cacheable, short_key_cache
 
 
 def test_short_key_cache_keeps_short_arguments_only() -> None:

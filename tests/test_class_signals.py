@@ -8,14 +8,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from newsspider import extract
-from newsspider.extraction.class_words import (
+from newsspider.extraction.page.class_words import (
     STRONG_FURNITURE,
     WEAK_FURNITURE,
     attribute_tokens,
     class_meaning,
     signal_without,
 )
-from newsspider.extraction.visibility import HIDDEN_CLASS_NAMES, hidden_class
+from newsspider.extraction.page.visibility import HIDDEN_CLASS_NAMES, hidden_class
 
 
 def test_camel_case_and_squashed_words() -> None:

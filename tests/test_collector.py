@@ -1,5 +1,5 @@
 """The cyclic collector is paused while big pages are extracted, and only then
-(`newsspider.extraction.collector`)."""
+(`newsspider.extraction.common.collector`)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,15 @@ import pytest
 from lxml import etree
 
 from newsspider import extract
-from newsspider.extraction import api, collector
-from newsspider.extraction.collector import PAUSE_FROM_BYTES, collector_paused, pause_in_flight
-from newsspider.extraction.page_model import PageSegments
-from newsspider.extraction.segments import segment_page
+from newsspider.extraction import api
+from newsspider.extraction.common import collector
+from newsspider.extraction.common.collector import (
+    PAUSE_FROM_BYTES,
+    collector_paused,
+    pause_in_flight,
+)
+from newsspider.extraction.page.page_model import PageSegments
+from newsspider.extraction.page.segments import segment_page
 
 
 @pytest.fixture(autouse=True)

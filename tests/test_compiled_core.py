@@ -91,10 +91,14 @@ def test_the_switch_loads_the_sources_and_turns_every_compiled_part_off() -> Non
     # parts (walk, guard scans, class meaning, UTF-8 check, gram counts).
     code = (
         "from newsspider import core_loader; "
-        "from newsspider.extraction import api, class_words, confidence, decoding, gil, parsing, "
-        "scoring, segments; "
+        "from newsspider.extraction import api; "
+        "from newsspider.extraction.body import scoring; "
+        "from newsspider.extraction.classify import confidence; "
+        "from newsspider.extraction.common import gil; "
+        "from newsspider.extraction.page import class_words, segments; "
+        "from newsspider.extraction.parse import decoding, parsing; "
         "print(core_loader.COMPILED_CORE, scoring.__file__.endswith('.py'), "
-        "gil.__file__.endswith('.py'), segments.COMPILED, parsing._scans is parsing._REGEX_SCANS, "
+        "gil.__file__.endswith('.py'), segments.WALK.active is None, parsing.GUARD.active is None, "
         "class_words.WORK_OUT.active, decoding.UTF8_LENGTH.active, confidence.GRAM_SHARE.active, "
         "len(core_loader.compiled_twins()) >= 8, "
         "any(twin.active for twin in core_loader.compiled_twins())); "
@@ -105,7 +109,7 @@ def test_the_switch_loads_the_sources_and_turns_every_compiled_part_off() -> Non
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )
     switches, reason = result.stdout.strip().splitlines()
-    assert switches == "False True True False True None None None True False"
+    assert switches == "False True True True True None None None True False"
     if core_loader.COMPILED_CORE:
         assert reason == "NEWSSPIDER_PURE_PYTHON is set"
 
@@ -119,12 +123,18 @@ def test_a_source_edited_since_the_build_is_found() -> None:
     digest = hashlib.sha256(source.read_bytes()).hexdigest()
     assert core_loader._stale({"api": digest}) == []
     assert core_loader._stale({"api": "0" * 64}) == ["api.py"]
+    # A module in a stage package: named with dots, found at its path.
+    walk = Path(api.__file__).parent / "page" / "segments.py"
+    walk_digest = hashlib.sha256(walk.read_bytes()).hexdigest()
+    assert core_loader._stale({"page.segments": walk_digest}) == []
+    assert core_loader._stale({"page.segments": "0" * 64}) == ["page/segments.py"]
 
 
 def test_the_articles_module_stays_python() -> None:
     # Workers pickle Articles and the content filter's records: a frozen dataclass compiled
     # by mypyc cannot be rebuilt by pickle.
-    from newsspider.extraction import article, content_score, page_judgement
+    from newsspider.extraction import article, page_judgement
+    from newsspider.extraction.classify import content_score
 
     for module in (article, content_score, page_judgement):
         assert module.__file__ is not None and module.__file__.endswith(".py")

@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from newsspider.extraction import page_scan
-from newsspider.extraction.title import element_text
+from newsspider.extraction.metadata import page_scan
+from newsspider.extraction.metadata.title import element_text
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -169,7 +169,7 @@ def _byline_block(draw: st.DrawFn) -> str:
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_byline_block(), st.integers(1, 60))
 def test_byline_candidates_alike(html: str, budget: int) -> None:
-    from newsspider.extraction import authors
+    from newsspider.extraction.metadata import authors
 
     container = lxml.html.fromstring(html).find("body")
     assert container is not None

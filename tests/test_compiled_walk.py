@@ -18,25 +18,21 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from newsspider.extraction import (
-    api,
-    class_words,
-    confidence,
-    decoding,
-    gil,
-    parsing,
-    segments,
-    textstats,
-)
-from newsspider.extraction.cleaning import clean_tree
-from newsspider.extraction.metadata import read_metadata
-from newsspider.extraction.pagetype import read_form_signals
+from newsspider import core_loader
+from newsspider.extraction import api
+from newsspider.extraction.classify import confidence
+from newsspider.extraction.classify.pagetype import read_form_signals
+from newsspider.extraction.common import gil, textstats
+from newsspider.extraction.metadata.reader import read_metadata
+from newsspider.extraction.page import class_words, segments
+from newsspider.extraction.page.cleaning import clean_tree
+from newsspider.extraction.parse import decoding, parsing
 
 FIXTURES = Path(__file__).parent / "fixtures"
 IN_CI = os.environ.get("CI") == "true"
 
 needs_compiled = pytest.mark.skipif(
-    not segments.COMPILED_AVAILABLE and not IN_CI,
+    not segments.WALK.available and not IN_CI,
     reason=f"the compiled walk is not built here: {segments.COMPILED_ERROR}",
 )
 
@@ -44,14 +40,14 @@ needs_compiled = pytest.mark.skipif(
 def test_ci_builds_and_uses_the_compiled_walk() -> None:
     if not IN_CI:
         pytest.skip("only under CI=true: a machine without a compiler uses the pure walk")
-    assert segments.COMPILED_AVAILABLE, segments.COMPILED_ERROR
-    assert parsing.COMPILED_GUARD_AVAILABLE
+    assert segments.WALK.available, segments.COMPILED_ERROR
+    assert parsing.GUARD.available
     assert class_words.COMPILED_MEANING_AVAILABLE
     assert decoding.COMPILED_UTF8_AVAILABLE
     assert confidence.COMPILED_GRAMS_AVAILABLE
     if os.environ.get("NEWSSPIDER_PURE_PYTHON", "") in ("", "0"):
-        assert segments.COMPILED
-        assert parsing._scans is parsing._compiled_scans
+        assert segments.WALK.active is not None
+        assert parsing.GUARD.active is not None
         assert class_words.WORK_OUT.active is not None
         assert decoding.UTF8_LENGTH.active is not None
         assert confidence.GRAM_SHARE.active is not None
@@ -74,17 +70,17 @@ def _assert_same(html: bytes, url: str | None = "https://example.com/a/page") ->
         python_page = segments.segment_page_python(root)  # type: ignore[arg-type]
         compiled_page = segments.segment_page_compiled(root)  # type: ignore[arg-type]
         assert compiled_page == python_page
-    active = segments.COMPILED
+    active = segments.WALK.active is not None
     try:
         # Cached class meanings would hide the path that worked them out: none are kept.
-        segments.use_compiled(False)
+        core_loader.use_compiled(False)
         class_words.clear_cache()
         python_article = api.extract(html, url=url)
-        segments.use_compiled(True)
+        core_loader.use_compiled(True)
         class_words.clear_cache()
         compiled_article = api.extract(html, url=url)
     finally:
-        segments.use_compiled(active)
+        core_loader.use_compiled(active)
     assert compiled_article == python_article
 
 
@@ -202,7 +198,7 @@ def test_tag_soup_is_identical(html: str) -> None:
 
 @needs_compiled
 def test_text_measures_match_textstats_on_every_code_point() -> None:
-    from newsspider.extraction import _segments_c
+    from newsspider.extraction.page import _segments_c
 
     everything = "".join(chr(code) for code in range(0x110000) if not 0xD800 <= code < 0xE000)
     for start in range(0, len(everything), 4096):
@@ -253,7 +249,7 @@ _CLASS_PARTS = (
     st.one_of(st.none(), st.lists(st.sampled_from(_CLASS_PARTS), max_size=6).map("".join)),
 )
 def test_class_meaning_is_identical(classes: str | None, ident: str | None) -> None:
-    from newsspider.extraction import _class_words_c
+    from newsspider.extraction.page import _class_words_c
 
     compiled = _class_words_c.work_out(classes, ident)
     if compiled is not None:  # None: the Python version works it out
@@ -262,8 +258,8 @@ def test_class_meaning_is_identical(classes: str | None, ident: str | None) -> N
 
 @needs_compiled
 def test_remembered_meaning_fills_the_one_cache_within_its_bounds() -> None:
-    from newsspider.extraction import _class_words_c
-    from newsspider.extraction.caching import MAX_KEY_CHARS
+    from newsspider.extraction.common.caching import MAX_KEY_CHARS
+    from newsspider.extraction.page import _class_words_c
 
     class_words.clear_cache()
     try:
@@ -293,7 +289,7 @@ def test_remembered_meaning_fills_the_one_cache_within_its_bounds() -> None:
     ],
 )
 def test_layout_modifiers_are_worked_out_compiled(classes: str) -> None:
-    from newsspider.extraction import _class_words_c
+    from newsspider.extraction.page import _class_words_c
 
     compiled = _class_words_c.work_out(classes, "main")
     assert compiled is not None
@@ -304,7 +300,7 @@ def test_layout_modifiers_are_worked_out_compiled(classes: str) -> None:
 def test_class_meaning_of_every_fixture_value_is_identical() -> None:
     import lxml.html
 
-    from newsspider.extraction import _class_words_c
+    from newsspider.extraction.page import _class_words_c
 
     compared = 0
     for _, html in _fixture_pages():
@@ -352,14 +348,14 @@ def test_agreement_measures_are_identical(body: str, title: str, declared: str) 
 @settings(max_examples=1500, deadline=None)
 @given(_GRAM_TEXT, _GRAM_TEXT, st.integers(1, 4))
 def test_gram_counts_are_the_python_sets(reference: str, text: str, size: int) -> None:
-    from newsspider.extraction._grams_c import gram_share
+    from newsspider.extraction.classify._grams_c import gram_share
 
     wanted = {reference[i : i + size] for i in range(len(reference) - size + 1)}
     assert gram_share(reference, text, size) == (len(wanted), sum(g in text for g in wanted))
 
 
 def _python_utf8(data: bytes) -> bytes | None:
-    from newsspider.extraction import decoding
+    from newsspider.extraction.parse import decoding
 
     # The switch answers whether it is on after the call: remember the state before it.
     was_compiled = decoding.UTF8_LENGTH.active is not None
@@ -384,12 +380,14 @@ def test_utf8_validation_matches_the_decoder_on_every_short_sequence() -> None:
     # after eight ASCII bytes (the compiled loop's fast path).
     from itertools import product
 
-    from newsspider.extraction import _utf8_c, decoding
+    from newsspider.extraction.parse import _utf8_c, decoding
 
     sequences = [bytes([a]) for a in range(256)]
     sequences += [bytes(pair) for pair in product(range(256), repeat=2)]
     sequences += [bytes(edge) for edge in product(_UTF8_EDGES, repeat=3)]
-    assert decoding.UTF8_LENGTH.active is _utf8_c.complete_utf8_length or not segments.COMPILED
+    assert (
+        decoding.UTF8_LENGTH.active is _utf8_c.complete_utf8_length or segments.WALK.active is None
+    )
     for sequence in sequences:
         for data in (sequence, b"abcdefgh" + sequence, sequence + b"abcdefghij"):
             assert decoding._utf8_bytes(data) == _python_utf8(data), data
@@ -399,7 +397,7 @@ def test_utf8_validation_matches_the_decoder_on_every_short_sequence() -> None:
 @settings(max_examples=3000, deadline=None)
 @given(st.lists(st.one_of(st.sampled_from(list(_UTF8_EDGES)), st.integers(0, 255)), max_size=40))
 def test_utf8_validation_matches_the_decoder_on_random_bytes(values: list[int]) -> None:
-    from newsspider.extraction import decoding
+    from newsspider.extraction.parse import decoding
 
     data = bytes(values)
     assert decoding._utf8_bytes(data) == _python_utf8(data)

@@ -10,8 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from lxml import html as lxml_html
 
-from newsspider.extraction.cleaning import clean_tree
-from newsspider.extraction.confidence import (
+from newsspider.extraction.classify.confidence import (
     FEATURE_NAMES,
     PRESENCE_MODEL,
     QUALITY_MODEL,
@@ -20,10 +19,11 @@ from newsspider.extraction.confidence import (
     score_confidence,
     text_agreement,
 )
-from newsspider.extraction.page_model import PageSegments
-from newsspider.extraction.pagetype import BodyShape, body_shape, tag_ratio_agreement
-from newsspider.extraction.segments import segment_page
-from newsspider.extraction.smoothing import gaussian_smooth
+from newsspider.extraction.classify.pagetype import BodyShape, body_shape, tag_ratio_agreement
+from newsspider.extraction.common.smoothing import gaussian_smooth
+from newsspider.extraction.page.cleaning import clean_tree
+from newsspider.extraction.page.page_model import PageSegments
+from newsspider.extraction.page.segments import segment_page
 
 PARAGRAPH = (
     "The council voted on Tuesday to extend the tram line by four kilometres, a decision "
@@ -241,7 +241,7 @@ def test_page_evidence_measures_links_position_and_declared_containers() -> None
 # The squashed text's compiled twin (`_grams_c.squashed`) against the Python expression: every
 # code point (its case fold and whether it is whitespace), then generated text and limits.
 def _compiled_squash() -> Callable[[str, int], str]:
-    from newsspider.extraction import confidence
+    from newsspider.extraction.classify import confidence
 
     if confidence.SQUASH.built is None:
         pytest.skip("the compiled squash is not built here")

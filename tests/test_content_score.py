@@ -10,8 +10,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support.server import CANDIDATES, ROUTES, SITE_DIR
 
-from newsspider.extraction import content_score
-from newsspider.extraction.content_score import REASONS, PageVerdict, Thresholds, score_page
+from newsspider.extraction.classify import content_score
+from newsspider.extraction.classify.content_score import (
+    REASONS,
+    PageVerdict,
+    Thresholds,
+    score_page,
+)
 from newsspider.settings_defaults import FILTER_REASONS
 
 

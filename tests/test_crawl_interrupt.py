@@ -1,7 +1,7 @@
 """Interruption: Ctrl-C (one SIGINT) mid-crawl, then resume with the same JOBDIR.
 
 ``scrapy crawl site -o feed.jsonl -s JOBDIR=...`` runs as a subprocess against a loopback site
-whose article pages answer slowly (`bench.soak.SoakSite` with a delay), so the signal lands
+whose article pages answer slowly (`support.soak_site.SoakSite` with a delay), so the signal lands
 mid-crawl. Scrapy stops gracefully: downloads in flight finish, their items are exported, the
 pending requests and ``spider.state`` are saved in JOBDIR. The same command then resumes. The
 site also lists, last, tracking-parameter copies of the first articles: new URLs to Scrapy,
@@ -29,8 +29,8 @@ from typing import Any
 import pytest
 from scrapy.exceptions import DropItem
 from scrapy.settings import Settings
+from support.soak_site import SiteServer, SoakSite, serve
 
-from bench.soak import SiteServer, SoakSite, serve
 from newsspider.items import ArticleItem
 from newsspider.spiders import _base
 from newsspider.spiders.filters import STATE_KEY as SEEN_KEY

@@ -1,10 +1,10 @@
 """Big sitemaps and feeds do not hold the crawl's event loop: real crawls with a lag monitor.
 
 The bundled spiders read a 30 000-URL sitemap and a 20 000-item feed (with a bare ``&`` in every
-item) on a loopback site while `bench.loop_lag.LoopLagMonitor` records, every 10 ms, the
+item) on a loopback site while `support.loop_lag.LoopLagMonitor` records, every 10 ms, the
 event-loop thread's CPU time since its previous tick. Read in one go, as before, the sitemap
 held the loop for seconds; read in steps it holds it for milliseconds. The bound is generous
-(a loaded CI machine); ``python -m bench.hostile_crawl`` measures the real figures.
+(a loaded CI machine); ``python -m bench.robustness.hostile_crawl`` measures the real figures.
 """
 
 from __future__ import annotations
@@ -14,8 +14,7 @@ from pathlib import Path
 
 import pytest
 from support.crawl import run_crawl
-
-from bench.hostile_crawl import serve, sitemap
+from support.hostile_site import serve, sitemap
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Loop-thread CPU between two 10 ms ticks; reading either document at once costs seconds.
@@ -24,7 +23,7 @@ SETTINGS = {
     "AUTOTHROTTLE_ENABLED": "False",
     "DOWNLOAD_DELAY": "0",
     "ROBOTSTXT_OBEY": "False",
-    "EXTENSIONS": json.dumps({"bench.loop_lag.LoopLagMonitor": 0}),
+    "EXTENSIONS": json.dumps({"support.loop_lag.LoopLagMonitor": 0}),
 }
 SITEMAP_URLS = 30_000
 FEED_ITEMS = 20_000

@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from newsspider.extraction.date_parsing import (
+from newsspider.extraction.metadata.date_parsing import (
     _DMY_TEXT_RE,
     _MDY_TEXT_RE,
-    _MONTH_BY_NAME,
     _MONTH_RE,
+    MONTH_BY_NAME,
     ParsedDate,
     date_from_url,
     parse_machine_date,
@@ -149,7 +149,7 @@ def test_slashes_in_machine_values_are_month_first() -> None:
 
 
 def test_cue_words_are_not_searched_through_huge_class_values() -> None:
-    """Found by bench.fuzz: every date candidate searched its ancestors' whole class and id
+    """Found by fuzzing: every date candidate searched its ancestors' whole class and id
     values for cue words: 53 s for this 400 kB page."""
     import time
 
@@ -168,7 +168,7 @@ def test_cue_words_are_not_searched_through_huge_class_values() -> None:
 @pytest.fixture
 def date_parses(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Counts the date search's text parses: one element, incremented per call."""
-    from newsspider.extraction import dates
+    from newsspider.extraction.metadata import dates
 
     calls = [0]
     original = dates.parse_text_date
@@ -186,7 +186,7 @@ def test_a_body_of_dated_lines_is_read_a_bounded_number_of_times(date_parses: li
     # Fuzzing found a 29 kB page of nothing but dated lines: every one was parsed (2.2 s of CPU
     # per MB). The last-resort scan of the body stops after a fixed number of date-like texts.
     from newsspider import extract
-    from newsspider.extraction import dates
+    from newsspider.extraction.metadata import dates
 
     lines = "".join(f"<p>Lot {n}: 12.03.2019</p>" for n in range(1000))
     article = extract(f"<html><body>{lines}</body></html>")
@@ -202,7 +202,7 @@ def test_the_headlines_surroundings_are_read_a_bounded_number_of_times(
     # them (198 parses, 2.9 s of CPU per MB). The reads around <time> elements and headlines
     # stop after a fixed number, whatever the page holds.
     from newsspider import extract
-    from newsspider.extraction import dates
+    from newsspider.extraction.metadata import dates
 
     lines = "".join(f"<div><p>Lot {n}: 31.02.2019</p></div>" for n in range(400))
     headlines = "".join(f"<h1>Auction results, part {n}</h1>" for n in range(3))
@@ -215,14 +215,14 @@ def test_the_headlines_surroundings_are_read_a_bounded_number_of_times(
 
 def _flat_month_pattern(pattern: re.Pattern[str]) -> re.Pattern[str]:
     """`pattern` with the month names as the flat, longest-first alternation they replace."""
-    flat = "|".join(re.escape(n) for n in sorted(_MONTH_BY_NAME, key=len, reverse=True))
+    flat = "|".join(re.escape(n) for n in sorted(MONTH_BY_NAME, key=len, reverse=True))
     return re.compile(pattern.pattern.replace(_MONTH_RE, flat), pattern.flags)
 
 
 def test_no_month_name_is_another_up_to_a_non_word_character() -> None:
     # What makes the grouped alternation match as the flat one did (`_month_alternation`).
-    for short in _MONTH_BY_NAME:
-        for name in _MONTH_BY_NAME:
+    for short in MONTH_BY_NAME:
+        for name in MONTH_BY_NAME:
             if name != short and name.startswith(short):
                 assert re.match(r"\w", name[len(short)]), (short, name)
 
@@ -230,7 +230,7 @@ def test_no_month_name_is_another_up_to_a_non_word_character() -> None:
 @given(
     st.lists(
         st.one_of(
-            st.sampled_from(sorted(_MONTH_BY_NAME)),
+            st.sampled_from(sorted(MONTH_BY_NAME)),
             st.sampled_from(["5", "05", "31", "2019", "1999", "2024", "12:30", "pm", "th", "de"]),
             st.text(alphabet=" .,:/-–\u00a0xXaéЯ年", max_size=3),
         ),
@@ -278,7 +278,7 @@ _CUE_WORDS = (
 )
 @settings(max_examples=500, deadline=None)
 def test_cues_find_what_ignoring_case_finds(pieces: list[str]) -> None:
-    from newsspider.extraction import dates
+    from newsspider.extraction.metadata import dates
 
     cues = (
         dates._MODIFIED_CUE,
@@ -296,7 +296,7 @@ def test_cues_find_what_ignoring_case_finds(pieces: list[str]) -> None:
 @given(st.text(alphabet="0123456789/-_.?=a%", max_size=40))
 @settings(max_examples=500, deadline=None)
 def test_url_date_patterns_match_as_before(path: str) -> None:
-    from newsspider.extraction.date_parsing import _URL_DMY_RE, _URL_YMD_RE
+    from newsspider.extraction.metadata.date_parsing import _URL_DMY_RE, _URL_YMD_RE
 
     before = (
         re.compile(

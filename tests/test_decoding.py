@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from newsspider.extraction.decoding import DecodedPage, decode_html
+from newsspider.extraction.parse.decoding import DecodedPage, decode_html
 
 # Varied prose of 300+ characters per language, so detection has something to go on.
 ZH_HANS = (

@@ -15,7 +15,7 @@ from support.services import missing_service
 
 from newsspider import Article, cli, explain, extract
 from newsspider.explain_report import confidence_kind, render_report
-from newsspider.extraction.content_score import Thresholds
+from newsspider.extraction.classify.content_score import Thresholds
 from newsspider.extraction.explain import REASONS, Explanation
 from newsspider.extraction.page_judgement import judge_page
 from newsspider.settings_defaults import DEFAULTS, MIN_CONFIDENCE

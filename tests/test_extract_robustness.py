@@ -358,19 +358,19 @@ def test_per_process_caches_keep_no_page_sized_keys() -> None:
 
 @pytest.mark.spies_on_core
 def test_nested_byline_candidates_read_little_text(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Found by bench.fuzz (seed 14): author-class elements nested around the rest of the page
+    """Found by fuzzing (seed 14): author-class elements nested around the rest of the page
     each had their whole text read, 200 candidates x the page (2.6 s/MB)."""
-    from newsspider.extraction import authors
+    from newsspider.extraction.metadata import authors
 
     read = 0
-    real_clean_text = authors.clean_text
+    real_field_text = authors.field_text
 
-    def counting_clean_text(text: str | None) -> str:
+    def counting_field_text(text: str | None, max_chars: int) -> str:
         nonlocal read
         read += len(text or "")
-        return real_clean_text(text)
+        return real_field_text(text, max_chars)
 
-    monkeypatch.setattr(authors, "clean_text", counting_clean_text)
+    monkeypatch.setattr(authors, "field_text", counting_field_text)
     text = "<p>" + ("word " * 40 + "</p><p>") * 2000 + "</p>"
     page = (
         "<html><body><article><div><div><h1>Headline of the story</h1>"
@@ -388,7 +388,7 @@ def test_a_bug_in_reading_the_metadata_is_flagged_and_logged(
 ) -> None:
     # Metadata may fail without taking the body with it, but never silently: compiled, a
     # type check's TypeError once cost 160 pages their dates, unseen.
-    from newsspider.extraction import metadata
+    from newsspider.extraction.metadata import reader as metadata
 
     def broken(*args: object) -> metadata.PageMetadata:
         raise TypeError("a bug")
@@ -399,7 +399,7 @@ def test_a_bug_in_reading_the_metadata_is_flagged_and_logged(
         + "<p>The harbour reopened on Monday after three weeks of repairs to the pier.</p>" * 8
         + "</article></body></html>"
     )
-    with caplog.at_level("ERROR", logger="newsspider.extraction.metadata"):
+    with caplog.at_level("ERROR", logger="newsspider.extraction.metadata.reader"):
         article = extract(page, url="https://example.com/harbour")
     assert "metadata-error" in article.warnings
     assert "internal-error" not in article.warnings
@@ -425,7 +425,7 @@ _DATED_PAGE = (
 )
 def test_a_url_urllib_refuses_costs_no_metadata(url: str, image: str) -> None:
     # urlsplit raises ValueError on an unclosed IPv6 host: once it took the page's title,
-    # dates and authors with it (found by bench.fuzz, seed 30).
+    # dates and authors with it (found by bench.robustness.fuzz, seed 30).
     page = _DATED_PAGE.format(image=image, dateline="1 May 2024")
     article = extract(page, url=url)
     assert "metadata-error" not in article.warnings

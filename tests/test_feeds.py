@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from support.steps import read_in_steps
 
-from newsspider.spiders._feeds import FeedReader, FeedRepair, clean_text, parse_feed, repair_feed
+from newsspider.spiders._feeds import FeedReader, FeedRepair, feed_text, parse_feed, repair_feed
 from newsspider.spiders._sitemaps import parse_sitemap
 
 BASE = "https://news.example/feeds/main.xml"
@@ -61,6 +61,29 @@ def test_localised_dates() -> None:
     first, cdata, *_ = parse_feed(BROKEN_RSS, BASE)
     assert first.date == "2026-03-05T09:30:00+01:00"
     assert cdata.date == "2026-03-05T10:00:00+01:00"
+
+
+def _rss_dated(published: str) -> bytes:
+    return (
+        '<?xml version="1.0" encoding="utf-8"?><rss version="2.0"><channel><title>t</title>'
+        f"<item><title>A story</title><link>https://news.example/a</link>"
+        f"<pubDate>{published}</pubDate></item></channel></rss>"
+    ).encode()
+
+
+@pytest.mark.parametrize(
+    ("published", "iso"),
+    [
+        ("5 ledna 2026", "2026-01-05"),  # Czech genitive, from the page dates' table
+        ("5 січня 2026", "2026-01-05"),  # Ukrainian
+        ("Po, 05 března 2026 09:30:00 +0100", "2026-03-05T09:30:00+01:00"),
+        ("5 paź 2026", "2026-10-05"),  # a feed-only Polish abbreviation
+        ("5 notamonth 2026", None),
+    ],
+)
+def test_feed_dates_read_the_page_dates_month_names(published: str, iso: str | None) -> None:
+    (entry,) = parse_feed(_rss_dated(published), BASE)
+    assert entry.date == iso
 
 
 ATOM = b"""<?xml version="1.0" encoding="utf-8"?>
@@ -151,10 +174,10 @@ def test_not_a_feed(junk: bytes) -> None:
     assert list(reader) == []
 
 
-def test_clean_text() -> None:
-    assert clean_text("  a\n\t b&nbsp;c ") == "a b c"
-    assert clean_text("x < y and y > z") == "x < y and y > z"
-    assert clean_text("&nbsp;") is None
+def test_feed_text() -> None:
+    assert feed_text("  a\n\t b&nbsp;c ") == "a b c"
+    assert feed_text("x < y and y > z") == "x < y and y > z"
+    assert feed_text("&nbsp;") is None
 
 
 def test_big_feed_is_read_in_bounded_steps() -> None:
@@ -202,7 +225,7 @@ def test_ampersand_flood_costs_linear_time() -> None:
     assert times[1] < 8 * times[0] + 0.05
 
 
-# Found by `python -m bench.fuzz` (feed generator): both raised out of the reader, which in a
+# Found by fuzzing (feed generator): both raised out of the reader, which in a
 # crawl loses the whole feed.
 def test_references_to_forbidden_characters_become_replacement_characters() -> None:
     """libxml2's recover mode stores ``&#xD800;`` as the bytes of a surrogate and lxml raised
@@ -232,7 +255,7 @@ def test_a_link_that_is_no_url_skips_the_entry() -> None:
 
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32", "utf-32-le"])
 def test_utf16_and_utf32_feeds_are_repaired_too(encoding: str) -> None:
-    """Found by bench.fuzz: the repair passed wide encodings through unchanged, so a forbidden
+    """Found by fuzzing: the repair passed wide encodings through unchanged, so a forbidden
     reference raised UnicodeDecodeError there (and a bare "&" still broke the link)."""
     feed = (
         '<?xml version="1.0" encoding="UTF-16"?><rss><channel><item><title>a &#xD800; é</title>'
@@ -257,14 +280,14 @@ def test_utf16_and_utf32_feeds_are_repaired_too(encoding: str) -> None:
     ],
 )
 def test_forbidden_references_everywhere_the_parser_reads(feed: bytes) -> None:
-    """Found by bench.fuzz: each raised UnicodeDecodeError out of the reader."""
+    """Found by fuzzing: each raised UnicodeDecodeError out of the reader."""
     for entry in parse_feed(feed, BASE):
         assert entry.url.startswith("https://news.example/")
 
 
 @pytest.mark.parametrize("unit", [b"<p", b'<p a="', b"<a:b"])
 def test_tags_never_closed_cost_linear_time(unit: bytes) -> None:
-    """Found by bench.fuzz: libxml2's XML recovery is quadratic on a start tag that is never
+    """Found by fuzzing: libxml2's XML recovery is quadratic on a start tag that is never
     closed, repeated ("<p" 32 000 times before an end tag: 1 s for 64 kB). Such a "<" is text."""
     times = []
     for count in (16_000, 64_000):
@@ -280,7 +303,7 @@ def test_tags_never_closed_cost_linear_time(unit: bytes) -> None:
 
 @pytest.mark.parametrize("character", [b"\x00", b"\x01", b"\x1f", b"\xef\xbf\xbe", b"\xef\xbf\xbf"])
 def test_a_forbidden_character_in_cdata_does_not_expose_unclosed_tags(character: bytes) -> None:
-    """Found by bench.fuzz: libxml2 ends a CDATA section at a character XML forbids and reads
+    """Found by fuzzing: libxml2 ends a CDATA section at a character XML forbids and reads
     the rest as markup, where "<p" repeated costs it quadratic time (6.8 s for 256 kB). The
     repair deletes such controls and writes the non-characters as U+FFFD."""
     times = []
@@ -312,14 +335,14 @@ def test_a_doctype_subset_and_cdata_keep_their_markup() -> None:
     ],
 )
 def test_a_date_with_numbers_past_a_c_long_is_no_date(stamp: str) -> None:
-    """Found by bench.fuzz: the email date parser raised OverflowError out of the reader."""
+    """Found by fuzzing: the email date parser raised OverflowError out of the reader."""
     feed = f"<rss><channel><item><link>/a</link><pubDate>{stamp}</pubDate></item></channel></rss>"
     (entry,) = parse_feed(feed.encode(), BASE)
     assert entry.date is None
 
 
 def test_deep_items_read_a_bounded_number_of_bases(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Found by bench.fuzz (seed 10): items deep inside elements that each carry an xml:base
+    """Found by fuzzing (seed 10): items deep inside elements that each carry an xml:base
     (recover mode nests unclosed ones); reading every ancestor's base for every item was
     quadratic in the depth."""
     from newsspider.spiders import _xml

@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from newsspider import extract
-from newsspider.extraction import parsing
-from newsspider.extraction.parsing import _MAX_ATTRIBUTES, guard_markup, parse_html
+from newsspider.extraction.parse import parsing
+from newsspider.extraction.parse.parsing import _MAX_ATTRIBUTES, guard_markup, parse_html
 
 FIXTURES = Path(__file__).parent / "fixtures"
 IN_CI = os.environ.get("CI") == "true"
@@ -26,14 +26,14 @@ IN_CI = os.environ.get("CI") == "true"
 @pytest.fixture(autouse=True, params=["compiled", "regex"])
 def scans(request: pytest.FixtureRequest) -> Iterator[str]:
     compiled = request.param == "compiled"
-    if compiled and not parsing.COMPILED_GUARD_AVAILABLE:
+    if compiled and not parsing.GUARD.available:
         if IN_CI:
             pytest.fail("CI builds the compiled guard")
         pytest.skip("the compiled guard is not built here")
-    was = parsing._scans is parsing._compiled_scans
-    parsing.use_compiled_guard(compiled)
+    was = parsing.GUARD.active is not None
+    parsing.GUARD.use(compiled)
     yield request.param
-    parsing.use_compiled_guard(was)
+    parsing.GUARD.use(was)
 
 
 _SOUP = st.lists(
@@ -202,7 +202,7 @@ _MARKER_SOUP = st.lists(
 )
 @given(data=_MARKER_SOUP)
 def test_compiled_noscript_test_matches_the_python_one(scans: str, data: bytes) -> None:
-    from newsspider.extraction import noscript
+    from newsspider.extraction.page import noscript
 
     if scans != "compiled" or noscript.NOSCRIPT_MARKER.built is None:
         return
@@ -211,7 +211,7 @@ def test_compiled_noscript_test_matches_the_python_one(scans: str, data: bytes) 
 
 
 def test_compiled_noscript_test_finds_a_marker_at_every_offset(scans: str) -> None:
-    from newsspider.extraction import noscript
+    from newsspider.extraction.page import noscript
 
     if scans != "compiled" or noscript.NOSCRIPT_MARKER.built is None:
         return
@@ -229,7 +229,7 @@ def test_compiled_noscript_test_finds_a_marker_at_every_offset(scans: str) -> No
 def test_compiled_control_byte_test_finds_one_at_every_offset(scans: str) -> None:
     if scans != "compiled":
         return
-    compiled, python = parsing._scans.has_control_bytes, parsing._REGEX_SCANS.has_control_bytes
+    compiled, python = parsing._scans().has_control_bytes, parsing._REGEX_SCANS.has_control_bytes
     for size in (1, 63, 64, 127, 128, 129, 300):
         clean = (b"<p>\tx\r\n" * size)[:size]
         assert not compiled(clean)

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from newsspider.extraction.metadata import PageMetadata, read_metadata
+from newsspider.extraction.metadata.reader import PageMetadata, read_metadata
 
 FIXTURES = Path(__file__).parent / "fixtures" / "metadata"
 
@@ -282,7 +282,7 @@ def test_machine_slash_date_in_meta_is_month_first_on_any_page() -> None:
 )
 @settings(max_examples=500, deadline=None)
 def test_author_class_matches_the_ignorecase_pattern(pieces: list[str]) -> None:
-    from newsspider.extraction.authors import _AUTHOR_CLASS_RE, _author_class
+    from newsspider.extraction.metadata.authors import _AUTHOR_CLASS_RE, _author_class
 
     for value in ("".join(pieces), " ".join(pieces), "-".join(pieces)):
         assert _author_class(value) == (_AUTHOR_CLASS_RE.search(value) is not None), value

@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 
 from newsspider import extract
 from newsspider.cli import main
-from newsspider.extraction.binary import binary_signature, mostly_not_text
-from newsspider.extraction.content_score import score_page
+from newsspider.extraction.classify.content_score import score_page
+from newsspider.extraction.parse.binary import binary_signature, mostly_not_text
 
 PAGE = (
     "<html><head><title>Budget report</title></head><body><article><h1>Budget report</h1>"
@@ -214,7 +214,7 @@ _NOISE_EDGES = [
 
 
 def _compiled_noise_runs() -> Callable[[str], tuple[int, int]]:
-    from newsspider.extraction import binary
+    from newsspider.extraction.parse import binary
 
     if binary.NOISE_RUNS.built is None:
         pytest.skip("the compiled noise counts are not built here")
@@ -222,7 +222,7 @@ def _compiled_noise_runs() -> Callable[[str], tuple[int, int]]:
 
 
 def test_compiled_noise_counts_match_the_regular_expressions_on_every_code_point() -> None:
-    from newsspider.extraction.binary import _noise_runs
+    from newsspider.extraction.parse.binary import _noise_runs
 
     compiled = _compiled_noise_runs()
     for code in range(0x110000):
@@ -237,7 +237,7 @@ def test_compiled_noise_counts_match_the_regular_expressions_on_every_code_point
 def test_compiled_noise_counts_match_the_regular_expressions_on_generated_text(
     chars: list[str],
 ) -> None:
-    from newsspider.extraction.binary import _noise_runs
+    from newsspider.extraction.parse.binary import _noise_runs
 
     text = "".join(chars)
     assert _compiled_noise_runs()(text) == _noise_runs(text)

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from newsspider.extraction import api, extract
-from newsspider.extraction.confidence import DROP_THRESHOLD
-from newsspider.extraction.content_score import Thresholds
-from newsspider.extraction.page_content import content_selection
+from newsspider.extraction.body.page_content import content_selection
+from newsspider.extraction.classify.confidence import DROP_THRESHOLD
+from newsspider.extraction.classify.content_score import Thresholds
 from newsspider.extraction.page_judgement import judge_page
 from newsspider.extraction.stages import StageRecord
 from newsspider.settings_defaults import DEFAULTS, MIN_CONFIDENCE

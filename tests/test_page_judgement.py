@@ -9,8 +9,9 @@ from support import fakes
 from support.server import CANDIDATES, ROUTES, SITE_DIR
 
 from newsspider.extraction.api import extract
-from newsspider.extraction.content_score import Thresholds
-from newsspider.extraction.page_judgement import CERTAIN_REASONS, judge_page, usable_encoding
+from newsspider.extraction.classify.content_score import Thresholds
+from newsspider.extraction.page_judgement import CERTAIN_REASONS, judge_page
+from newsspider.extraction.parse.decoding import usable_encoding
 from newsspider.settings_defaults import (
     CONTENT_FILTER_MIN_PRESENCE,
     DEFAULTS,

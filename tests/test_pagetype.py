@@ -7,9 +7,9 @@ import sys
 
 import pytest
 
-from newsspider.extraction import pagetype
-from newsspider.extraction.page_model import PageSegments
-from newsspider.extraction.pagetype import PageSignals, page_signals
+from newsspider.extraction.classify import pagetype
+from newsspider.extraction.classify.pagetype import PageSignals, page_signals
+from newsspider.extraction.page.page_model import PageSegments
 
 
 def _signals(title: str, headline: str | None = None) -> PageSignals:

@@ -1,6 +1,6 @@
 """Issue 5's pathological pages at full size: bounded time and memory, no file or network access.
 
-Each page is built and extracted in a fresh interpreter (`bench.pathological.measure`), so its
+Each page is built and extracted in a fresh interpreter (`support.pathological.measure`), so its
 time and peak RSS are its own: the child resets its RSS high-water mark after building the page
 (lxml's C allocations are invisible to tracemalloc; RSS sees them). The child also records every
 Python audit event that touches files, sockets or processes while `extract` runs, holds a
@@ -29,12 +29,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support import pathological
 from support.articles import assert_well_formed
+from support.pathological import CASES, LEAD, SECRET, Measurement, Sandbox, measure
 
-from bench import pathological
-from bench.pathological import CASES, LEAD, SECRET, Measurement, Sandbox, measure
 from newsspider import ALGORITHMS, extract
-from newsspider.extraction import class_words
+from newsspider.extraction.page import class_words
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="peak RSS is read from /proc"
@@ -207,7 +207,7 @@ def _cpu(run: Callable[[], object]) -> float:
 @pytest.mark.parametrize("engine", ["extract", "score"])
 @pytest.mark.parametrize("pattern", sorted(pathological.PATTERNS))
 def test_adversarial_pattern_costs_grow_linearly(pattern: str, engine: str) -> None:
-    from newsspider.extraction.content_score import score_page
+    from newsspider.extraction.classify.content_score import score_page
 
     def cost(size: int) -> tuple[float, float]:
         page = pathological.pattern_page(pattern, size)
@@ -223,7 +223,7 @@ def test_adversarial_pattern_costs_grow_linearly(pattern: str, engine: str) -> N
 def test_buttons_left_open_inside_each_other_cost_linear_time() -> None:
     # A button left open takes the rest of the page inside it; a thousand of them nest. Asking
     # each whether it holds a paragraph read the subtrees of the ones inside it again (seed 32
-    # of bench.fuzz: 2 s for 300 kB); depth is capped by libxml2, so the cost did not grow with
+    # of the fuzzer: 2 s for 300 kB); depth is capped by libxml2, so the cost did not grow with
     # the page, only per byte: the bound here is per megabyte.
     page = pathological.pattern_page("nested-buttons", GROWTH_SIZES[0])
     seconds = _cpu(lambda: assert_well_formed(extract(page)))

@@ -7,11 +7,11 @@ from dataclasses import replace
 from lxml import html as lxml_html
 
 from newsspider import extract
-from newsspider.extraction.assembly import body_text
-from newsspider.extraction.cleaning import clean_tree
-from newsspider.extraction.page_model import Segment
-from newsspider.extraction.scoring import best_child_run, segment_value
-from newsspider.extraction.segments import segment_page
+from newsspider.extraction.body.assembly import body_text
+from newsspider.extraction.body.scoring import best_child_run, segment_value
+from newsspider.extraction.page.cleaning import clean_tree
+from newsspider.extraction.page.page_model import Segment
+from newsspider.extraction.page.segments import segment_page
 from newsspider.extraction.stages import StageRecord
 
 # Encyclopedic prose: about a quarter of each paragraph's characters are citation links.

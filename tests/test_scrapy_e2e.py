@@ -36,7 +36,8 @@ def _crawl(
     tmp_path_factory: pytest.TempPathFactory, name: str, **settings: str
 ) -> Iterator[tuple[CrawlResult, SiteServer]]:
     # The thin video page is decided by the filter (not by the pipeline's confidence) whatever
-    # the fitted presence model's calibration; the shipped threshold is `bench.middleware_eval`'s.
+    # the fitted presence model's calibration; the shipped threshold is
+    # `bench.filter.middleware_eval`'s.
     settings = {"NEWSSPIDER_CONTENT_FILTER_MIN_PRESENCE": "0.3"} | settings
     with serve() as server:
         result = run_crawl(

@@ -14,11 +14,11 @@ from scrapy.settings import Settings
 from support import fakes
 
 from newsspider.extraction.article import Article
-from newsspider.extraction_runner import ExtractionRunner
-from newsspider.handoff import Prepared, PreparedExtractions
 from newsspider.items import ArticleItem, PageItem
 from newsspider.middlewares import ContentFilterMiddleware, PageDropped
 from newsspider.pipelines import ArticlePipeline
+from newsspider.workers.extraction_runner import ExtractionRunner
+from newsspider.workers.handoff import Prepared, PreparedExtractions
 
 ARTICLE = b"<html><body><article><p>" + b"An article sentence here. " * 30 + b"</p></article>"
 

@@ -16,9 +16,9 @@ from scrapy.linkextractors import LinkExtractor
 from scrapy.settings import Settings
 from scrapy.spiders import CrawlSpider, Rule
 
-from newsspider.extraction_runner import ExtractionRunner
 from newsspider.items import PageItem
 from newsspider.middlewares import ContentFilterMiddleware, PageDropped, article_callback
+from newsspider.workers.extraction_runner import ExtractionRunner
 
 ARTICLE = (
     b"<html><body><article>"
@@ -67,7 +67,7 @@ def make(
 ) -> ContentFilterMiddleware:
     # These tests check the mechanism (a page under the presence threshold is dropped), not the
     # fitted model's calibration: the thin page must fall under the threshold whatever the
-    # current weights. The shipped threshold is chosen by `bench.middleware_eval`'s rule.
+    # current weights. The shipped threshold is chosen by `bench.filter.middleware_eval`'s rule.
     chosen = {"NEWSSPIDER_CONTENT_FILTER_MIN_PRESENCE": TEST_MIN_PRESENCE} | (settings or {})
     crawler = SimpleNamespace(
         settings=Settings(chosen), stats=FakeStats(), spider=spider or NewsSpider()

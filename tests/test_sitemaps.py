@@ -61,7 +61,7 @@ def test_truncated_sitemap_keeps_what_it_holds() -> None:
     assert 400 < len(urls) < 600
 
 
-# Found by `python -m bench.fuzz` (sitemap generator): the first two raised out of the reader;
+# Found by fuzzing (sitemap generator): the first two raised out of the reader;
 # the bare "&" (common) lost the entry.
 def test_forbidden_character_references_bare_ampersands_and_links_that_are_no_urls() -> None:
     data = (

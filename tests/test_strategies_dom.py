@@ -19,9 +19,9 @@ from support.articles import assert_well_formed
 
 from newsspider import extract
 from newsspider.extraction.api import ALGORITHMS
-from newsspider.extraction.cleaning import clean_tree
-from newsspider.extraction.parsing import parse_html
-from newsspider.extraction.segments import segment_page
+from newsspider.extraction.page.cleaning import clean_tree
+from newsspider.extraction.page.segments import segment_page
+from newsspider.extraction.parse.parsing import parse_html
 from newsspider.extraction.strategies import STRATEGIES, StrategyInput, StrategyResult
 from newsspider.extraction.strategies.cetd_ctd import composite_density
 from newsspider.extraction.strategies.densitysum import density_sums, mark_content

@@ -17,9 +17,9 @@ from lxml import etree
 from support.articles import assert_well_formed
 
 from newsspider import ALGORITHMS, extract
-from newsspider.extraction.cleaning import clean_tree
-from newsspider.extraction.parsing import parse_html
-from newsspider.extraction.segments import segment_page
+from newsspider.extraction.page.cleaning import clean_tree
+from newsspider.extraction.page.segments import segment_page
+from newsspider.extraction.parse.parsing import parse_html
 from newsspider.extraction.strategies import STRATEGIES
 from newsspider.extraction.strategies import cetr as cetr_module
 from newsspider.extraction.strategies import html2article as html2article_module

@@ -1,5 +1,5 @@
 """React's streamed rendering: parts sent at the end of the page, hidden, go back to their
-places (`newsspider.extraction.streaming`)."""
+places (`newsspider.extraction.page.streaming`)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from lxml import html as lxml_html
 from support.articles import SEA_WALL_PARAGRAPHS
 
 from newsspider import extract
-from newsspider.extraction.streaming import place_streamed_parts
+from newsspider.extraction.page.streaming import place_streamed_parts
 
 PARAGRAPHS = SEA_WALL_PARAGRAPHS
 

@@ -11,9 +11,9 @@ from lxml import html as lxml_html
 from support.articles import SEA_WALL_PARAGRAPHS
 
 from newsspider import extract
-from newsspider.extraction import cleaning
-from newsspider.extraction.class_words import STRONG_FURNITURE, class_meaning
-from newsspider.extraction.segments import segment_page, url_section_words
+from newsspider.extraction.page import cleaning
+from newsspider.extraction.page.class_words import STRONG_FURNITURE, class_meaning
+from newsspider.extraction.page.segments import segment_page, url_section_words
 
 PARAGRAPHS = SEA_WALL_PARAGRAPHS
 CHROME_TOP = """<header><nav><ul><li><a href="/">Home</a></li><li><a href="/news">News</a></li>
@@ -578,7 +578,7 @@ def test_buttons_holding_a_block_are_found_alone_and_in_one_pass(buttons: int) -
     # Few buttons are read one by one; many (beyond `_BUTTONS_READ_ALONE`) in one pass over the
     # page's blocks. Both must name the same buttons: the nested ones above a paragraph, not
     # the ones beside it or the ones after it.
-    from newsspider.extraction.parsing import parse_html
+    from newsspider.extraction.parse.parsing import parse_html
 
     nested = "<div>x <button>OK" * buttons + "<p>Inside them all</p>" + "</button></div>" * buttons
     beside = "<button><span>Menu</span><b>x</b></button>" * buttons

@@ -6,8 +6,8 @@ from __future__ import annotations
 import lxml.html
 
 from newsspider import extract
-from newsspider.extraction.segments import segment_page
-from newsspider.extraction.threads import find_posts
+from newsspider.extraction.body.threads import find_posts
+from newsspider.extraction.page.segments import segment_page
 
 # Sentences of the thread's posts: each post gets its own, so the body shows which it kept.
 POSTS = [
@@ -227,11 +227,11 @@ def test_a_script_shell_whose_noscript_is_only_a_notice_has_no_article() -> None
 
 
 def test_outside_test_on_blocks_nested_thousands_deep() -> None:
-    """Found by bench.fuzz: the ancestor test recursed once per level (RecursionError, so an
+    """Found by fuzzing: the ancestor test recursed once per level (RecursionError, so an
     internal-error article) on a broken page nesting blocks 1 000+ deep."""
-    from newsspider.extraction.parsing import parse_html
-    from newsspider.extraction.segments import segment_page
-    from newsspider.extraction.threads import _PostChecks
+    from newsspider.extraction.body.threads import _PostChecks
+    from newsspider.extraction.page.segments import segment_page
+    from newsspider.extraction.parse.parsing import parse_html
 
     for outer, expected in (("section", False), ("nav", True)):
         html = f"<body><{outer}>" + "<div><p>word</p>" * 3000 + f"</{outer}></body>"

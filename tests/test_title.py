@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from newsspider.extraction.title import choose_title, strip_site_name
+from newsspider.extraction.metadata.title import choose_title, strip_site_name
 
 
 @pytest.mark.parametrize(
@@ -203,8 +203,8 @@ def test_structured_title_that_is_the_host_is_ignored() -> None:
 
 
 def test_space_separated_meta_properties_end_to_end() -> None:
-    from newsspider.extraction.metadata import read_metadata
-    from newsspider.extraction.parsing import parse_html
+    from newsspider.extraction.metadata.reader import read_metadata
+    from newsspider.extraction.parse.parsing import parse_html
 
     root = parse_html(
         b"<html><head><title>Title Element</title>"
@@ -233,16 +233,24 @@ def parse_heading(markup: str) -> etree._Element:
     ],
 )  # fmt: skip
 def test_heading_text_keeps_a_space_between_its_pieces(markup: str, expected: str) -> None:
-    from newsspider.extraction.title import heading_text
+    from newsspider.extraction.metadata.title import heading_text
 
     assert heading_text(parse_heading(markup)) == expected
 
 
-def test_clean_text_decodes_double_escaped_entities_only() -> None:
-    from newsspider.extraction.title import clean_text
+def test_field_text_decodes_double_escaped_entities_only() -> None:
+    from newsspider.extraction.metadata.text import field_text
 
-    assert clean_text("SF&#x27;s best &amp; worst") == "SF's best & worst"
-    assert clean_text("AT&T and R&D; fine") == "AT&T and R&D; fine"
+    assert field_text("SF&#x27;s best &amp; worst", 400) == "SF's best & worst"
+    assert field_text("AT&T and R&D; fine", 400) == "AT&T and R&D; fine"
+
+
+def test_field_text_collapses_whitespace_drops_invisibles_and_cuts() -> None:
+    from newsspider.extraction.metadata.text import field_text
+
+    assert field_text("  a\u200b b\n\tc  ", 400) == "a b c"
+    assert field_text("word " * 100, 12) == "word word wo"
+    assert field_text(None, 400) == ""
 
 
 def test_heading_equal_to_leading_piece_of_title_wins() -> None:
@@ -348,7 +356,7 @@ _TITLE_PIECES = (
 @given(st.lists(st.sampled_from(_TITLE_PIECES), max_size=12))
 @settings(max_examples=500, deadline=None)
 def test_title_separators_split_as_before(pieces: list[str]) -> None:
-    from newsspider.extraction.title import _SEP_RE, _squash
+    from newsspider.extraction.metadata.title import _SEP_RE, _squash
 
     title = "".join(pieces)
     before = re.compile(r"\s+(?:[|\-–—»·•/~@]|::)\s+|\s*(?:\||::|｜)\s*|\s+(?=\[[^\[\]]{1,60}\]$)")

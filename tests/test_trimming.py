@@ -8,11 +8,11 @@ from hypothesis import strategies as st
 from lxml import html as lxml_html
 
 from newsspider import extract
-from newsspider.extraction.assembly import BodySelection
-from newsspider.extraction.cleaning import clean_tree
-from newsspider.extraction.page_model import PageSegments
-from newsspider.extraction.segments import segment_page
-from newsspider.extraction.trimming import _repeats_headline, _squash, trim_edges
+from newsspider.extraction.body.assembly import BodySelection
+from newsspider.extraction.body.trimming import _repeats_headline, _squash, trim_edges
+from newsspider.extraction.page.cleaning import clean_tree
+from newsspider.extraction.page.page_model import PageSegments
+from newsspider.extraction.page.segments import segment_page
 
 PARAGRAPHS = [
     "The council voted on Tuesday to extend the tram line by four kilometres, a decision that "

@@ -8,17 +8,13 @@ from datetime import datetime
 from typing import Any, Final
 
 from newsspider.extraction.article import Article
-from newsspider.extraction.article_html import article_html
-from newsspider.extraction.assembly import body_text, select_body
-from newsspider.extraction.binary import (
-    TEXT_SAMPLE,
-    binary_signature,
-    data_format,
-    mostly_not_text,
-)
-from newsspider.extraction.cleaning import clean_tree
-from newsspider.extraction.collector import collector_paused
-from newsspider.extraction.confidence import (
+from newsspider.extraction.body.article_html import article_html
+from newsspider.extraction.body.assembly import BodySelection, body_text, select_body
+from newsspider.extraction.body.page_content import CONTENT_PAGE_TYPES, content_selection
+from newsspider.extraction.body.scoring import ContainerChoice, choose_container
+from newsspider.extraction.body.threads import ThreadSelection, thread_selection
+from newsspider.extraction.body.trimming import trim_edges
+from newsspider.extraction.classify.confidence import (
     DROP_THRESHOLD,
     article_presence,
     body_quality,
@@ -27,25 +23,32 @@ from newsspider.extraction.confidence import (
     page_evidence,
     structured_agreement,
 )
-from newsspider.extraction.decoding import DecodedPage, decode_html
-from newsspider.extraction.metadata import PageMetadata, read_metadata
-from newsspider.extraction.noscript import crawler_rendering, source_for_rendering
-from newsspider.extraction.page_content import CONTENT_PAGE_TYPES, content_selection
-from newsspider.extraction.page_media import read_page_media
-from newsspider.extraction.pagetype import (
+from newsspider.extraction.classify.pagetype import (
+    BodyShape,
+    PageSignals,
     body_shape,
     classify_page,
     no_article_type,
     page_signals,
     read_form_signals,
 )
-from newsspider.extraction.parsing import parse_prepared, prepare_markup
-from newsspider.extraction.scoring import ContainerChoice, choose_container
-from newsspider.extraction.segments import segment_page
+from newsspider.extraction.common.collector import collector_paused
+from newsspider.extraction.metadata.reader import PageMetadata, read_metadata
+from newsspider.extraction.page.cleaning import clean_tree
+from newsspider.extraction.page.noscript import crawler_rendering, source_for_rendering
+from newsspider.extraction.page.page_media import PageMedia, read_page_media
+from newsspider.extraction.page.page_model import PageSegments
+from newsspider.extraction.page.segments import segment_page
+from newsspider.extraction.parse.binary import (
+    TEXT_SAMPLE,
+    binary_signature,
+    data_format,
+    mostly_not_text,
+)
+from newsspider.extraction.parse.decoding import DecodedPage, decode_html
+from newsspider.extraction.parse.parsing import parse_prepared, prepare_markup
 from newsspider.extraction.stages import StageRecord
 from newsspider.extraction.strategies import STRATEGIES, StrategyInput
-from newsspider.extraction.threads import ThreadSelection, thread_selection
-from newsspider.extraction.trimming import trim_edges
 
 logger = logging.getLogger(__name__)
 
@@ -109,109 +112,214 @@ def _extract(
     algorithm: str = "default",
     record: StageRecord | None = None,
 ) -> Article:
+    """The stages, in order; `_Extraction` holds what each one made for the next."""
     warnings: list[str] = []
     root, used_encoding, not_text, shell_source = _parse(html, encoding, max_bytes, warnings)
     if not_text is not None:
         return _not_text_article(url, used_encoding, warnings, not_text)
     if root is None:
         return Article(url=url, encoding=used_encoding, page_type="empty", warnings=(*warnings,))
-
     # Metadata and page signals first: cleaning removes the scripts and forms they read.
     metadata = read_metadata(root, url, reference_time=reference_time, hints=hints)
     if metadata.failed:
         warnings.append("metadata-error")
-    title_text, password_fields = read_form_signals(root)
+    forms = read_form_signals(root)
     media = read_page_media(root, url)  # before cleaning strips <head>
+    page = _segment(root, url, shell_source, media)
+    del shell_source
+    run = _Extraction(
+        url,
+        used_encoding,
+        warnings,
+        metadata,
+        forms=forms,
+        page=page,
+        explaining=record is not None,
+    )
+    run.media = media
+    try:
+        if not run.choose_body(root, algorithm):
+            return _without_body(url, used_encoding, metadata, warnings)
+        root = None  # the body is chosen: no later stage reads the tree
+        run.classify()
+        run.page_content_instead()
+        return run.article()
+    finally:
+        if record is not None:
+            run.record(record)
+
+
+def _segment(
+    root: Any, url: str | None, shell_source: bytes | None, media: PageMedia
+) -> PageSegments:
+    """The cleaned tree walked into blocks and segments (a script shell: its rendering);
+    cleaning reports the video iframes it strips to ``media``."""
     clean_tree(root, media.add_iframe)
     page = segment_page(root, url)
     if shell_source is not None:
         page = crawler_rendering(shell_source, page, url) or page
-        del shell_source
-    if record is not None:
-        record.metadata, record.page = metadata, page
-    choice: ContainerChoice | None = None  # the default algorithm's, kept for `content_selection`
-    thread: ThreadSelection | None = None
-    if algorithm == "default":
+    return page
+
+
+class _Extraction:
+    """One page's way through the stages after the parse: what each stage made, for the next
+    (and for `newsspider.explain`, which gets them in a `StageRecord` at the end).
+
+    Without an explanation to give, each stage lets go of what no later one reads, as soon as
+    it can: on a big page its memory is reused by the next stage instead of fresh pages."""
+
+    def __init__(
+        self,
+        url: str | None,
+        encoding: str | None,
+        warnings: list[str],
+        metadata: PageMetadata,
+        *,
+        forms: tuple[str, int],
+        page: PageSegments,
+        explaining: bool,
+    ) -> None:
+        self.url = url
+        self.encoding = encoding
+        self.warnings = warnings
+        self.metadata = metadata
+        self.title_text, self.password_fields = forms
+        self.page = page
+        self.explaining = explaining
+        #: The default algorithm's container choice, kept for `content_selection`.
+        self.choice: ContainerChoice | None = None
+        self.thread: ThreadSelection | None = None
+        self.untrimmed: BodySelection | None = None
+        self.selection = BodySelection(-1, ())  # `choose_body` sets it
+        self.runner_up_ratio = 1.0
+        self.furniture: Sequence[bool] | None = None
+        self.text = ""
+        self.signals: PageSignals | None = None
+        self.shape: BodyShape | None = None
+        self.page_type = "other"
+        self.agreement: float | None = None
+        self.features: tuple[float, ...] | None = None
+        self.presence = 0.0
+        self.confidence = 0.0
+        #: Set when the page's own content replaced the article-like body.
+        self.article_selection: BodySelection | None = None
+        #: The base URL and video embeds `article_html` needs (`page_media`).
+        self.media: PageMedia | None = None
+
+    def choose_body(self, root: Any, algorithm: str) -> bool:
+        """The body: the default algorithm's container (or a forum thread's posts), trimmed at
+        its edges, or the named method's. False when there is none."""
+        page = self.page
+        if algorithm != "default":
+            result = STRATEGIES[algorithm](StrategyInput(root, page))
+            if result is None:
+                return False
+            self.selection, self.runner_up_ratio = result.selection, result.runner_up_ratio
+            return True
         choice = choose_container(page)
         if choice is None:
-            return _without_body(url, used_encoding, metadata, warnings)
+            return False
         thread = thread_selection(page, choice)
         if thread is not None:
-            selection = thread.selection
+            self.selection = thread.selection
         else:
-            untrimmed = select_body(page, choice)
-            selection = trim_edges(page, untrimmed, metadata.title, metadata.authors)
-            if record is not None:
-                record.untrimmed = untrimmed
-        if record is not None:
-            record.choice = choice
-            record.thread_posts = thread.posts if thread is not None else None
-        runner_up_ratio = choice.runner_up / choice.score if choice.score > 0 else 1.0
-        furniture: Sequence[bool] | None = choice.furniture.segments
-        # The tree stays until `body_html` is written from it (`article_html`).
-    else:
-        result = STRATEGIES[algorithm](StrategyInput(root, page))
-        if result is None:
-            return _without_body(url, used_encoding, metadata, warnings)
-        selection, runner_up_ratio = result.selection, result.runner_up_ratio
-        furniture = None
-    text = body_text(page, selection)
-    shape = body_shape(page, selection.segment_ids, selection.container, furniture)
-    first_h1 = next(
-        (page.segment(i).text for i, tag in enumerate(page.segment_tags) if tag == "h1"), None
-    )
-    signals = page_signals(title_text, password_fields, page, first_h1)
-    page_type = classify_page(signals, shape, metadata.is_article_hint)
-    agreement = structured_agreement(text, metadata.article_body)
-    evidence = page_evidence(
-        page,
-        selection.segment_ids,
-        selection.container,
-        text,
-        title=metadata.title,
-        description=metadata.description,
-    )
-    features = confidence_features(
-        shape, metadata.is_article_hint, agreement, runner_up_ratio, page_type, evidence=evidence
-    )
-    # P(an article is present) once: the confidence is it times the body's quality.
-    presence = article_presence(features) if text else 0.0
-    confidence = combine(presence, body_quality(features), page_type) if text else 0.0
-    if (
-        choice is not None
-        and thread is None
-        and page_type in CONTENT_PAGE_TYPES
-        and confidence < DROP_THRESHOLD
-    ):
-        # No article on the page: its body is the page's own content (a listing, a product
-        # grid); the page type and the article confidence, measured above, say what it is.
-        # A thread's posts are the page's content already.
-        content = content_selection(page, choice)
-        if content.segment_ids:
-            if record is not None:
-                record.page_content, record.article_selection = True, selection
-            selection, text = content, body_text(page, content)
-            page_type = no_article_type(signals, shape) if page_type == "empty" else page_type
-            warnings.append("no-article")
-    if record is not None:
-        record.selection, record.runner_up_ratio = selection, runner_up_ratio
-        record.signals, record.shape, record.features = signals, shape, features
-        record.is_article_hint, record.structured_agreement = metadata.is_article_hint, agreement
-        record.presence = presence
-    # Scoring's per-block and per-segment lists are read no more: freed before the HTML is built.
-    choice = thread = furniture = None
-    html, images = article_html(page, selection, media, url)
-    return Article(
-        url=url,
-        body=text,
-        body_html=html,
-        images=images,
-        page_type=page_type,
-        confidence=confidence,
-        encoding=used_encoding,
-        warnings=tuple(warnings),
-        **_metadata_fields(metadata),
-    )
+            self.untrimmed = select_body(page, choice)
+            metadata = self.metadata
+            self.selection = trim_edges(page, self.untrimmed, metadata.title, metadata.authors)
+        self.choice, self.thread = choice, thread
+        self.runner_up_ratio = choice.runner_up / choice.score if choice.score > 0 else 1.0
+        self.furniture = choice.furniture.segments
+        # The tree stays until `article` writes the HTML from it (`article_html`).
+        return True
+
+    def classify(self) -> None:
+        """The body's text, the page type and the confidence that an article is there."""
+        page, selection, metadata = self.page, self.selection, self.metadata
+        text = self.text = body_text(page, selection)
+        shape = self.shape = body_shape(
+            page, selection.segment_ids, selection.container, self.furniture
+        )
+        first_h1 = next(
+            (page.segment(i).text for i, tag in enumerate(page.segment_tags) if tag == "h1"), None
+        )
+        signals = self.signals = page_signals(self.title_text, self.password_fields, page, first_h1)
+        page_type = self.page_type = classify_page(signals, shape, metadata.is_article_hint)
+        agreement = self.agreement = structured_agreement(text, metadata.article_body)
+        evidence = page_evidence(
+            page,
+            selection.segment_ids,
+            selection.container,
+            text,
+            title=metadata.title,
+            description=metadata.description,
+        )
+        features = self.features = confidence_features(
+            shape,
+            metadata.is_article_hint,
+            agreement,
+            self.runner_up_ratio,
+            page_type,
+            evidence=evidence,
+        )
+        # P(an article is present) once: the confidence is it times the body's quality.
+        self.presence = article_presence(features) if text else 0.0
+        self.confidence = combine(self.presence, body_quality(features), page_type) if text else 0.0
+
+    def page_content_instead(self) -> None:
+        """No article on the page: its body is the page's own content (a listing, a product
+        grid); the page type and the article confidence, measured before, say what it is.
+        A thread's posts are the page's content already."""
+        choice = self.choice
+        if (
+            choice is not None
+            and self.thread is None
+            and self.page_type in CONTENT_PAGE_TYPES
+            and self.confidence < DROP_THRESHOLD
+        ):
+            content = content_selection(self.page, choice)
+            if content.segment_ids:
+                self.article_selection = self.selection
+                self.selection, self.text = content, body_text(self.page, content)
+                if self.page_type == "empty":
+                    assert self.signals is not None and self.shape is not None
+                    self.page_type = no_article_type(self.signals, self.shape)
+                self.warnings.append("no-article")
+        if not self.explaining:
+            # Scoring's per-block and per-segment lists are read no more: freed before the
+            # HTML is built.
+            self.choice = self.thread = self.furniture = None
+
+    def article(self) -> Article:
+        """The record: the body, its HTML, what the page is, and its metadata."""
+        html, images = article_html(self.page, self.selection, self.media, self.url)
+        if not self.explaining:
+            self.page.block_elements = []  # with the caller's `root`, the tree goes
+        return Article(
+            url=self.url,
+            body=self.text,
+            body_html=html,
+            images=images,
+            page_type=self.page_type,
+            confidence=self.confidence,
+            encoding=self.encoding,
+            warnings=tuple(self.warnings),
+            **_metadata_fields(self.metadata),
+        )
+
+    def record(self, record: StageRecord) -> None:
+        """What the stages made, for `newsspider.explain`."""
+        record.metadata, record.page = self.metadata, self.page
+        if self.shape is None:  # no body: the stages after the walk did not run
+            return
+        record.choice, record.untrimmed = self.choice, self.untrimmed
+        record.thread_posts = self.thread.posts if self.thread is not None else None
+        record.selection, record.runner_up_ratio = self.selection, self.runner_up_ratio
+        record.page_content = self.article_selection is not None
+        record.article_selection = self.article_selection
+        record.signals, record.shape, record.features = self.signals, self.shape, self.features
+        record.is_article_hint = self.metadata.is_article_hint
+        record.structured_agreement = self.agreement
+        record.presence = self.presence
 
 
 def _parse(

@@ -75,8 +75,8 @@ class Article:
     @property
     def markdown(self) -> str:
         """The body as Markdown (GitHub-flavoured: tables, fenced code), written from
-        `body_html` by `newsspider.extraction.markdown.to_markdown`; computed on each read."""
-        from newsspider.extraction.markdown import to_markdown
+        `body_html` by `newsspider.extraction.body.markdown.to_markdown`; computed on each read."""
+        from newsspider.extraction.body.markdown import to_markdown
 
         return to_markdown(self.body_html)
 

@@ -19,7 +19,8 @@ from typing import Any, Final
 
 from newsspider.extraction.api import extract
 from newsspider.extraction.article import Article
-from newsspider.extraction.content_score import PageVerdict, Thresholds, score_page
+from newsspider.extraction.classify.content_score import PageVerdict, Thresholds, score_page
+from newsspider.extraction.parse.decoding import usable_encoding
 from newsspider.extraction.stages import StageRecord
 
 __all__ = [
@@ -29,7 +30,6 @@ __all__ = [
     "judge_page",
     "keep_or_drop",
     "presence_of",
-    "usable_encoding",
 ]
 
 #: `score_page` reasons decided without extraction: the page has no text to extract (binary or
@@ -70,19 +70,8 @@ class Judgement:
     article: Article | None = None
     #: P(an article is present), when the extraction measured it (the default extractor).
     presence: float | None = None
-    #: The encoding the extraction was given (`usable_encoding` of the response's).
+    #: The encoding the extraction was given (`decoding.usable_encoding` of the response's).
     encoding: str | None = None
-
-
-def usable_encoding(body: bytes, encoding: str | None) -> str | None:
-    """`encoding` if `body` decodes with it, else None (let the extractor sniff)."""
-    if encoding is None:
-        return None
-    try:
-        body.decode(encoding)
-    except (UnicodeDecodeError, LookupError):
-        return None
-    return encoding
 
 
 def presence_of(record: StageRecord) -> float:

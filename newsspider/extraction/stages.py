@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from newsspider.extraction.assembly import BodySelection
-from newsspider.extraction.metadata import PageMetadata
-from newsspider.extraction.page_model import PageSegments
-from newsspider.extraction.pagetype import BodyShape, PageSignals
-from newsspider.extraction.scoring import ContainerChoice
+from newsspider.extraction.body.assembly import BodySelection
+from newsspider.extraction.body.scoring import ContainerChoice
+from newsspider.extraction.classify.pagetype import BodyShape, PageSignals
+from newsspider.extraction.metadata.reader import PageMetadata
+from newsspider.extraction.page.page_model import PageSegments
 
 
 @dataclass(slots=True)

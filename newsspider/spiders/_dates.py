@@ -2,7 +2,7 @@
 
 Feeds written on a server with a non-English locale spell RFC 822 dates with local day and
 month names ("Do, 05 Mär 2026 09:30:00 +0100", "jeu., 05 mars 2026", "5 марта 2026 09:30");
-`normalize_date` reads those for the languages in `_MONTHS` too.
+`normalize_date` reads those for the languages in `_MONTHS` too (the core's month names).
 """
 
 from __future__ import annotations
@@ -12,41 +12,21 @@ from datetime import date, datetime
 from email.utils import parsedate_to_datetime
 from urllib.parse import urlsplit
 
+from newsspider.extraction.metadata.date_parsing import MONTH_BY_NAME
+
 _W3C = re.compile(
     r"^\s*(\d{4})-(\d{2})(?:-(\d{2}))?"
     r"(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?)?\s*$",
     re.IGNORECASE,
 )
-# Month names (and their usual abbreviations, genitive forms) -> month number. Lower case,
-# without a trailing dot.
-_MONTH_NAMES: dict[int, tuple[str, ...]] = {
-    1: ("jan", "january", "januar", "janvier", "janv", "enero", "ene", "gennaio", "gen",
-        "janeiro", "januari", "январь", "января", "янв", "styczeń", "stycznia", "sty"),
-    2: ("feb", "february", "februar", "février", "fevrier", "févr", "fevr", "febrero",
-        "febbraio", "fevereiro", "fev", "februari", "февраль", "февраля", "фев", "luty",
-        "lutego", "lut"),
-    3: ("mar", "march", "märz", "maerz", "mär", "mars", "marzo", "março", "marco", "maart",
-        "mrt", "март", "марта", "мар", "marzec", "marca"),
-    4: ("apr", "april", "avril", "avr", "abril", "abr", "aprile", "апрель", "апреля", "апр",
-        "kwiecień", "kwietnia", "kwi"),
-    5: ("may", "mai", "mayo", "maggio", "mag", "maio", "mei", "май", "мая", "maj", "maja"),
-    6: ("jun", "june", "juni", "juin", "junio", "giugno", "giu", "junho", "июнь", "июня",
-        "июн", "czerwiec", "czerwca", "cze"),
-    7: ("jul", "july", "juli", "juillet", "juil", "julio", "luglio", "lug", "julho", "июль",
-        "июля", "июл", "lipiec", "lipca", "lip"),
-    8: ("aug", "august", "août", "aout", "agosto", "ago", "augustus", "август", "августа",
-        "авг", "sierpień", "sierpnia", "sie"),
-    9: ("sep", "sept", "september", "septembre", "septiembre", "settembre", "set", "setembro",
-        "сентябрь", "сентября", "сен", "wrzesień", "września", "wrz"),
-    10: ("oct", "october", "oktober", "okt", "octobre", "octubre", "ottobre", "ott",
-         "outubro", "out", "октябрь", "октября", "окт", "październik", "października", "paź"),
-    11: ("nov", "november", "novembre", "noviembre", "novembro", "ноябрь", "ноября", "ноя",
-         "listopad", "listopada", "lis"),
-    12: ("dec", "december", "dezember", "dez", "décembre", "decembre", "déc", "diciembre",
-         "dic", "dicembre", "dezembro", "декабрь", "декабря", "дек", "grudzień", "grudnia",
-         "gru"),
+# Month names -> month number: the core's table (every language page dates are read in), and
+# the three-letter Polish and Dutch abbreviations feeds written with those locales use
+# ("05 paź 2026", "5 mrt 2026"), which in page text would read ordinary words as months.
+_FEED_ABBREVIATIONS = {
+    "sty": 1, "lut": 2, "mrt": 3, "kwi": 4, "cze": 6, "lip": 7, "sie": 8, "wrz": 9, "paź": 10,
+    "lis": 11, "gru": 12,
 }  # fmt: skip
-_MONTHS = {name: month for month, names in _MONTH_NAMES.items() for name in names}
+_MONTHS = {**MONTH_BY_NAME, **_FEED_ABBREVIATIONS}
 _EN_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 # "[weekday,] 05[.] Mär[.] 2026[,] [09:30[:00]] [+0100|GMT|CET]": every part bounded, no
 # nested repetition (linear time), and the input is cut to `_MAX_DATE_CHARS` first anyway.

@@ -1,15 +1,14 @@
 """RSS 2.0 / RSS 1.0 / Atom entries: the article link plus what the feed says about it.
 
-Parsed with lxml after a repair pass, not with feedparser. feedparser handles more broken
-feeds, but measured on the same 100-entry RSS it costs 8 to 9 times the CPU of this module
-(`python -m bench.feeds`), and the feed spider parses on the event-loop thread; what it does
+Parsed with lxml after a repair pass, not with feedparser. feedparser handles more broken feeds,
+but measured on the same 100-entry RSS it costs 8 to 9 times the CPU of this module (`python -m
+bench.robustness.feeds`), and the feed spider parses on the event-loop thread; what it does
 beyond this module (sanitising entry HTML, dozens of rare date formats, podcast metadata) the
 spider does not need, since articles are fetched and extracted from their own pages. What real
 feeds do that plain XML parsing gets wrong is handled here: bare ``&`` in URLs and text, HTML
 entity names (``&nbsp;``) that XML does not define, escaped markup in titles, ``xml:base`` at
 any level, relative links, localised dates (`newsspider.spiders._dates`), and FeedBurner's
-``feedburner:origLink`` (the article's own URL where ``<link>`` points to a redirector).
-"""
+``feedburner:origLink`` (the article's own URL where ``<link>`` points to a redirector)."""
 
 from __future__ import annotations
 
@@ -23,8 +22,8 @@ from typing import Any, Final
 from lxml import etree
 from w3lib.html import remove_tags
 
-from newsspider.extraction.binary import FEED_ROOTS
-from newsspider.extraction.urls import join_url
+from newsspider.extraction.common.urls import join_url
+from newsspider.extraction.parse.binary import FEED_ROOTS
 from newsspider.spiders._dates import normalize_date
 from newsspider.spiders._xml import XmlSteps, children, local_name, text_of, xml_base
 from newsspider.spiders._xml import xml_bytes as _xml_bytes
@@ -39,14 +38,14 @@ _NUMERIC_REFERENCE: Final = re.compile(rb"&(#[0-9]{1,8};|#[xX][0-9a-fA-F]{1,8};)
 _WIDE_STARTS: Final = (b"\xff\xfe", b"\xfe\xff", b"<\x00", b"\x00<", b"\x00\x00")
 # A "<" starting a tag that another "<" follows before any ">": libxml2's XML recovery costs
 # quadratic time on such tags repeated ("<p" or '<p a="' 32 000 times: 1 s per 64 kB, found by
-# bench.fuzz), so it becomes text. Not "<!" or "<?": a DOCTYPE's internal subset holds "<!".
+# fuzzing), so it becomes text. Not "<!" or "<?": a DOCTYPE's internal subset holds "<!".
 _UNCLOSED_TAG: Final = re.compile(rb"<(?![!?])(?=[^<>]*+<)")
 #: A piece's last "<" without its ">" waits for the next piece, but not beyond this many bytes.
 _MAX_HELD_TAG: Final = 64 * 1024
 # Characters XML 1.0 forbids anywhere (C0 controls but tab, line feed and carriage return; the
 # non-characters U+FFFE and U+FFFF). libxml2 ends a CDATA section at one and reads the rest as
 # markup, where unclosed tags cost it quadratic time (64 kB: 0.4 s, 256 kB: 6.8 s; found by
-# bench.fuzz): controls are deleted, the non-characters become U+FFFD, as a decoder would.
+# fuzzing): controls are deleted, the non-characters become U+FFFD, as a decoder would.
 _FORBIDDEN_CONTROLS: Final = bytes(range(0x20)).translate(None, b"\t\n\r")
 _NON_CHARACTERS: Final = (b"\xef\xbf\xbe", b"\xef\xbf\xbf")
 _REPLACEMENT_CHARACTER: Final = b"\xef\xbf\xbd"
@@ -102,7 +101,7 @@ class FeedRepair:
         self._held = b""
         if self._passthrough is None:
             # Not "any NUL near the start": a stray NUL in an ASCII feed must not switch the
-            # repair off (found by bench.fuzz).
+            # repair off (found by bench.robustness.fuzz).
             self._passthrough = data[:2] in _WIDE_STARTS
         if self._passthrough:
             return data
@@ -115,7 +114,7 @@ class FeedRepair:
                 end = data.find(_CDATA_CLOSE, position)
                 if end < 0:
                     # libxml2 reads a CDATA section that is never closed as markup: its
-                    # references still need fixing (found by bench.fuzz).
+                    # references still need fixing (found by bench.robustness.fuzz).
                     out.append(_forbidden_references(data[position:]))
                     break
                 end += len(_CDATA_CLOSE)
@@ -186,7 +185,7 @@ def _fix_ampersand(match: re.Match[bytes]) -> bytes:
     if reference.startswith(b"#"):
         # A reference to what XML forbids (a surrogate, NUL, past U+10FFFF): libxml2's recover
         # mode stores a surrogate's bytes as they are and lxml then raises UnicodeDecodeError
-        # reading the text (found by bench.fuzz), so it becomes U+FFFD here.
+        # reading the text (found by bench.robustness.fuzz), so it becomes U+FFFD here.
         hexadecimal = reference[1:2] in (b"x", b"X")
         number = int(reference[2:-1], 16) if hexadecimal else int(reference[1:-1])
         return match.group(0) if _xml_char(number) else b"&#65533;"
@@ -206,7 +205,7 @@ def _xml_char(codepoint: int) -> bool:
     return codepoint <= 0xD7FF or 0xE000 <= codepoint <= 0xFFFD or 0x10000 <= codepoint <= 0x10FFFF
 
 
-def clean_text(text: str | None) -> str | None:
+def feed_text(text: str | None) -> str | None:
     """A feed title or name as plain text: entities left escaped once more decoded (``&amp;nbsp;``
     is common), markup that was escaped into it removed, whitespace collapsed."""
     if not text:
@@ -278,7 +277,7 @@ def _text(nodes: list[etree._Element] | None) -> str | None:
 
 
 def _authors(nodes: list[etree._Element]) -> tuple[str, ...]:
-    return tuple(name for node in nodes if (name := clean_text(text_of(node))))
+    return tuple(name for node in nodes if (name := feed_text(text_of(node))))
 
 
 def _first_date(named: dict[str, list[etree._Element]], names: tuple[str, ...]) -> str | None:
@@ -307,7 +306,7 @@ def _rss_item(item: etree._Element, document_url: str) -> FeedEntry | None:
         return None
     return FeedEntry(
         url=url,
-        title=clean_text(_text(named.get("title"))),
+        title=feed_text(_text(named.get("title"))),
         date=_first_date(named, ("pubdate", "date", "published", "updated")),
         authors=_authors(named.get("author", []) + named.get("creator", [])),
     )
@@ -335,7 +334,7 @@ def _atom_entry(entry: etree._Element, document_url: str) -> FeedEntry | None:
     names = [name for author in named.get("author", []) for name in children(author, "name")]
     return FeedEntry(
         url=url,
-        title=clean_text(_text(named.get("title"))),
+        title=feed_text(_text(named.get("title"))),
         date=_first_date(named, ("published", "updated", "issued", "modified")),
         authors=_authors(names),
     )

@@ -17,7 +17,7 @@ from urllib.parse import urldefrag, urlsplit
 
 from lxml import etree
 
-from newsspider.extraction.urls import join_url
+from newsspider.extraction.common.urls import join_url
 from newsspider.spiders._dates import date_in_url
 from newsspider.spiders._xml import text_of
 

@@ -18,8 +18,8 @@ from typing import Any, Final
 
 from lxml import etree
 
-from newsspider.extraction.binary import SITEMAP_ROOTS
-from newsspider.extraction.urls import join_url
+from newsspider.extraction.common.urls import join_url
+from newsspider.extraction.parse.binary import SITEMAP_ROOTS
 from newsspider.spiders._dates import normalize_date
 from newsspider.spiders._feeds import FeedRepair
 from newsspider.spiders._xml import XmlSteps, child_texts, local_name, xml_bytes

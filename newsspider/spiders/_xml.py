@@ -13,7 +13,7 @@ from typing import Any, Final
 from lxml import etree
 from scrapy.utils.gz import gunzip
 
-from newsspider.extraction.urls import join_url
+from newsspider.extraction.common.urls import join_url
 
 #: Decompressed sitemaps and feeds above this are refused (the sitemap protocol caps them at
 #: 50 MB).
@@ -35,7 +35,7 @@ _XML_NS: Final = "{http://www.w3.org/XML/1998/namespace}"
 _ROOT_LOOKAHEAD: Final = 64 * 1024
 #: Ancestors read for ``xml:base``. A real feed's link sits 3 or 4 levels down; broken feeds
 #: nest items inside items, and reading every level for every item made them quadratic
-#: (bench.fuzz seed 10: 104 nested items with a base each, 2.5 s per MB).
+#: (bench.robustness.fuzz seed 10: 104 nested items with a base each, 2.5 s per MB).
 MAX_BASE_DEPTH: Final = 8
 
 
@@ -67,7 +67,7 @@ def _utf8_if_wide(data: bytes) -> bytes:
 
     The repair of feeds and sitemaps (`newsspider.spiders._feeds.FeedRepair`) works on
     ASCII-compatible bytes; without it libxml2 stores a reference such as ``&#xD800;`` as the
-    bytes of a surrogate, on which lxml raises UnicodeDecodeError (found by bench.fuzz)."""
+    bytes of a surrogate, on which lxml raises UnicodeDecodeError (found by fuzzing)."""
     for mark, encoding, skip in _WIDE_ENCODINGS:
         if data.startswith(mark):
             text = data[skip:].decode(encoding, "replace")

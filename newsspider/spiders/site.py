@@ -30,7 +30,7 @@ from typing import Any, ClassVar
 
 from scrapy.http import Request, Response, TextResponse
 
-from newsspider.extraction.content_score import score_page
+from newsspider.extraction.classify.content_score import score_page
 from newsspider.items import PageItem
 from newsspider.settings_defaults import (
     META_SITE,

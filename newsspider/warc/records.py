@@ -18,7 +18,7 @@ from typing import BinaryIO, Final
 from fastwarc.warc import ArchiveIterator, WarcRecord, WarcRecordType
 
 from newsspider.extraction.api import extract
-from newsspider.extraction.page_judgement import usable_encoding
+from newsspider.extraction.parse.decoding import usable_encoding
 from newsspider.items import ArticleItem
 
 __all__ = ["SKIP_REASONS", "WarcArticleItem", "WarcPage", "iter_articles", "iter_pages"]

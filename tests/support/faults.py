@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
-from bench.filler import WORDS
+from support.filler import WORDS
 from support.server import HTML, BacklogServer, LoopbackServer, QuietHandler
 
 DAY = "/2026/03/05/"

@@ -15,8 +15,7 @@ from typing import Any
 
 from newsspider.extraction.api import extract
 from newsspider.extraction.article import Article
-from newsspider.extraction.content_score import score_page
-from newsspider.extraction.decoding import decode_html
+from newsspider.extraction.classify.content_score import score_page
 from newsspider.extraction.explain.blocks import block_path, explain_blocks, explain_container
 from newsspider.extraction.explain.model import (
     MAX_BLOCK_TEXT,
@@ -34,6 +33,7 @@ from newsspider.extraction.explain.model import (
 from newsspider.extraction.explain.scores import explain_confidence, explain_page_type
 from newsspider.extraction.explain.sources import metadata_sources
 from newsspider.extraction.page_judgement import DEFAULT_MIN_PRESENCE, keep_or_drop, presence_of
+from newsspider.extraction.parse.decoding import decode_html
 from newsspider.extraction.stages import StageRecord
 
 __all__ = [

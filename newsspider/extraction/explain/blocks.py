@@ -5,28 +5,28 @@ from __future__ import annotations
 
 from typing import Any
 
-from newsspider.extraction.assembly import MAX_LINK_DENSITY, BodySelection
-from newsspider.extraction.class_words import (
-    OVERLAY_TOKENS,
-    STRONG_FURNITURE,
-    STRONG_NEGATIVE_TOKENS,
-    WEAK_NEGATIVE_TOKENS,
-    class_meaning,
-)
+from newsspider.extraction.body.assembly import MAX_LINK_DENSITY, BodySelection
+from newsspider.extraction.body.scoring import ContainerChoice, teaser_blocks
+from newsspider.extraction.body.threads import MAX_LINK_DENSITY as MAX_POST_LINK_DENSITY
+from newsspider.extraction.body.trimming import MIN_AUTHOR_NAME, _is_metadata_line
+from newsspider.extraction.body.trimming import _squash as _squash_edge
 from newsspider.extraction.explain.model import (
     MAX_BLOCK_TEXT,
     MAX_BLOCKS,
     BlockExplanation,
     ContainerExplanation,
 )
-from newsspider.extraction.metadata import PageMetadata
-from newsspider.extraction.page_model import SUBHEADING_TAGS, PageSegments, Segment
-from newsspider.extraction.scoring import ContainerChoice, teaser_blocks
+from newsspider.extraction.metadata.reader import PageMetadata
+from newsspider.extraction.page.class_words import (
+    OVERLAY_TOKENS,
+    STRONG_FURNITURE,
+    STRONG_NEGATIVE_TOKENS,
+    WEAK_NEGATIVE_TOKENS,
+    class_meaning,
+)
+from newsspider.extraction.page.page_model import SUBHEADING_TAGS, PageSegments, Segment
+from newsspider.extraction.page.visibility import hidden_attributes, hidden_class
 from newsspider.extraction.stages import StageRecord
-from newsspider.extraction.threads import MAX_LINK_DENSITY as MAX_POST_LINK_DENSITY
-from newsspider.extraction.trimming import MIN_AUTHOR_NAME, _is_metadata_line
-from newsspider.extraction.trimming import _squash as _squash_edge
-from newsspider.extraction.visibility import hidden_attributes, hidden_class
 
 
 def block_path(element: Any) -> str:

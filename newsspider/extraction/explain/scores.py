@@ -7,7 +7,7 @@ from dataclasses import asdict
 from typing import Any
 
 from newsspider.extraction.article import Article
-from newsspider.extraction.confidence import (
+from newsspider.extraction.classify.confidence import (
     CAPPED_TYPES,
     FEATURE_NAMES,
     NON_ARTICLE_CAP,

@@ -9,10 +9,10 @@ from typing import Any
 
 from newsspider.extraction.article import Article
 from newsspider.extraction.explain.model import Candidate, FieldSource
-from newsspider.extraction.jsonld import jsonld_objects
-from newsspider.extraction.metadata import PageMetadata
-from newsspider.extraction.page_scan import scan_page
-from newsspider.extraction.parsing import parse_html
+from newsspider.extraction.metadata.jsonld import jsonld_objects
+from newsspider.extraction.metadata.page_scan import scan_page
+from newsspider.extraction.metadata.reader import PageMetadata
+from newsspider.extraction.parse.parsing import parse_html
 
 _DATE_KEYS = ("datePublished", "dateCreated", "uploadDate", "dateModified")
 _META_TITLE = (

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from newsspider.extraction.assembly import BodySelection
-from newsspider.extraction.page_model import PageSegments
+from newsspider.extraction.body.assembly import BodySelection
+from newsspider.extraction.page.page_model import PageSegments
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 
-from newsspider.extraction.smoothing import gaussian_smooth
+from newsspider.extraction.common.smoothing import gaussian_smooth
 from newsspider.extraction.strategies import StrategyInput, StrategyResult
 from newsspider.extraction.strategies.lines import Lines, build_lines, selection_from
 

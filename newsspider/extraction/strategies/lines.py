@@ -29,9 +29,9 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from newsspider.extraction.assembly import BodySelection
-from newsspider.extraction.page_model import BLOCK_TAGS, PageSegments
-from newsspider.extraction.visibility import hidden_class, hidden_style
+from newsspider.extraction.body.assembly import BodySelection
+from newsspider.extraction.page.page_model import BLOCK_TAGS, PageSegments
+from newsspider.extraction.page.visibility import hidden_class, hidden_style
 
 __all__ = [
     "IMAGE_TAGS",

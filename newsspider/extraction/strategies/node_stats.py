@@ -24,10 +24,10 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from newsspider.extraction.assembly import BodySelection
-from newsspider.extraction.page_model import PageSegments
-from newsspider.extraction.textstats import count_punctuation
-from newsspider.extraction.visibility import hidden_attributes
+from newsspider.extraction.body.assembly import BodySelection
+from newsspider.extraction.common.textstats import count_punctuation
+from newsspider.extraction.page.page_model import PageSegments
+from newsspider.extraction.page.visibility import hidden_attributes
 
 _LINK_TAG = "a"
 # GeneralNewsExtractor's normalisation turns childless <div>/<span> into <p> before counting.

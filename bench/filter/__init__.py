@@ -1,0 +1,1 @@
+"""The content filter's evaluation and the non-article pages it is judged on."""

@@ -1,0 +1,1 @@
+"""Fits of shipped models: the confidence and the line classifier."""

@@ -1,0 +1,1 @@
+"""Robustness: fuzzing, pathological pages, limits, hostile crawls, soak runs, feeds."""

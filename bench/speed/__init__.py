@@ -1,0 +1,1 @@
+"""Speed and memory: compiled against pure Python, crawls, WARC batches, shared crawls."""

@@ -1,0 +1,1 @@
+"""Title, authors, dates, description and the rest, from meta tags, JSON-LD and the page."""
