@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, Final
 
-from newsspider.extraction.article import Article
+from newsspider.extraction.article import Article, ArticleImage
 from newsspider.extraction.body.article_html import article_html
 from newsspider.extraction.body.assembly import BodySelection, body_text, select_body
 from newsspider.extraction.body.page_content import CONTENT_PAGE_TYPES, content_selection
@@ -298,7 +298,7 @@ class _Extraction:
             url=self.url,
             body=self.text,
             body_html=html,
-            images=images,
+            images=tuple(ArticleImage(url, alt, caption) for url, alt, caption in images),
             page_type=self.page_type,
             confidence=self.confidence,
             encoding=self.encoding,

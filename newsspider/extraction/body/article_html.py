@@ -29,7 +29,6 @@ from typing import Final
 
 from lxml import etree
 
-from newsspider.extraction.article import ArticleImage
 from newsspider.extraction.body.assembly import BodySelection
 from newsspider.extraction.body.html_output import body_html as text_body_html
 from newsspider.extraction.page.page_media import (
@@ -68,6 +67,10 @@ _MAX_NUMBER: Final = 1000
 _SPACES: Final = re.compile(r"\s+")
 #: Characters of an ``alt`` kept.
 MAX_ALT_CHARS: Final = 500
+
+#: (URL, alt, caption) of one image: `api` makes it an `ArticleImage` (a stage does not import
+#: the record module).
+ImageRecord = tuple[str, str | None, str | None]
 
 # Frame kinds. A block is live (it holds a kept segment), media (it holds no kept text, but
 # its images and embeds belong to the article), or skipped; inline frames are kept or skipped;
@@ -631,7 +634,7 @@ class _Renderer:
             pending.out = out
         return out
 
-    def result(self) -> tuple[str, tuple[ArticleImage, ...]]:
+    def result(self) -> tuple[str, tuple[ImageRecord, ...]]:
         if self.emitted != len(self.kept):
             raise _Mismatch(f"{self.emitted} of {len(self.kept)} kept segments written")
         root = self.root_out
@@ -650,7 +653,7 @@ class _Renderer:
         for image in self.images:
             if image.url not in seen:
                 seen.add(image.url)
-                images.append(ArticleImage(image.url, image.alt, image.caption))
+                images.append((image.url, image.alt, image.caption))
         return html, tuple(images)
 
 
@@ -659,7 +662,7 @@ def article_html(
     selection: BodySelection,
     media: PageMedia | None = None,
     url: str | None = None,
-) -> tuple[str, tuple[ArticleImage, ...]]:
+) -> tuple[str, tuple[ImageRecord, ...]]:
     """(`Article.body_html`, `Article.images`) for the chosen segments. The page's tree must
     still be there (`page.block_elements`); when it is not, or the walk disagrees with the page
     model, the text renderer's HTML and no images."""
@@ -678,7 +681,5 @@ def article_html(
     return _text_only(page, selection)
 
 
-def _text_only(
-    page: PageSegments, selection: BodySelection
-) -> tuple[str, tuple[ArticleImage, ...]]:
+def _text_only(page: PageSegments, selection: BodySelection) -> tuple[str, tuple[ImageRecord, ...]]:
     return text_body_html(page, selection.segment_ids, selection.caption_ids), ()
