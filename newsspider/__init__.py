@@ -7,7 +7,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from newsspider.extraction import ALGORITHMS, PAGE_TYPES, Article, Explanation, explain, extract
+from newsspider.extraction import (
+    ALGORITHMS,
+    PAGE_TYPES,
+    Article,
+    ArticleImage,
+    Explanation,
+    explain,
+    extract,
+)
 
 if TYPE_CHECKING:
     from newsspider.addon import Addon
@@ -19,6 +27,7 @@ __all__ = [
     "PAGE_TYPES",
     "Addon",
     "Article",
+    "ArticleImage",
     "ArticleItem",
     "Explanation",
     "PageItem",

@@ -36,6 +36,7 @@ from typing import NoReturn, TextIO
 
 from newsspider import __version__
 from newsspider.extraction import ALGORITHMS, Article, Explanation, extract
+from newsspider.extraction.body.markdown import escape_markdown
 from newsspider.items import ArticleItem
 from newsspider.settings_defaults import DEFAULTS, MIN_CONFIDENCE
 
@@ -110,6 +111,9 @@ def _parser() -> argparse.ArgumentParser:
                      help="the pages' encoding when known: a codec Python knows")  # fmt: skip
     ext.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                      help="progress bar on stderr (default: when it is a terminal)")  # fmt: skip
+    ext.add_argument("--format", choices=("json", "markdown"), default="json",
+                     help="json: one record per line (default); markdown: each article's "
+                     "title as a heading, then its body as Markdown")  # fmt: skip
     ext.set_defaults(func=_cmd_extract)
 
     why = sub.add_parser("explain", help="show why a page's body, metadata and confidence came out")
@@ -133,6 +137,8 @@ def _parser() -> argparse.ArgumentParser:
     warc.add_argument("--min-confidence", type=float, default=DEFAULT_MIN_CONFIDENCE, metavar="X",
                       help=f"keep records of confidence X or more ({_SAME})")  # fmt: skip
     warc.add_argument("--algorithm", choices=ALGORITHMS, default="default")
+    warc.add_argument("--markdown", action="store_true",
+                      help="also write each body as Markdown (the markdown field)")  # fmt: skip
     warc.add_argument("--restart", action="store_true",
                       help="ignore OUT.jsonl.done and start over (default: resume)")  # fmt: skip
     warc.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
@@ -312,7 +318,7 @@ def _cmd_extract(args: argparse.Namespace) -> int:
         print(f"newsspider extract: {exc}", file=sys.stderr)
         return 1
     bar = _Bar(len(items), enabled=_show_progress(args) and len(items) > 1)
-    failed = skipped = 0
+    failed = skipped = written = 0
     for item in items:
         try:
             data, fetched_url, transport_encoding = _read(item, sys.stdin)
@@ -326,9 +332,13 @@ def _cmd_extract(args: argparse.Namespace) -> int:
             data, url=url, encoding=args.encoding or transport_encoding, algorithm=args.algorithm
         )
         if article.confidence >= args.min_confidence:
-            record = asdict(ArticleItem.from_article(article))
-            sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
+            if args.format == "markdown":
+                sys.stdout.write(_markdown_page(article, first=written == 0))
+            else:
+                record = asdict(ArticleItem.from_article(article))
+                sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
             sys.stdout.flush()
+            written += 1
         else:
             skipped += 1
         bar.step()
@@ -339,6 +349,16 @@ def _cmd_extract(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return 1 if failed else 0
+
+
+def _markdown_page(article: Article, *, first: bool) -> str:
+    """One article for ``--format markdown``: a rule between articles, the title as a
+    heading, the body (`Article.markdown`)."""
+    parts = [] if first else ["\n---\n\n"]
+    if article.title:
+        parts.append(f"# {escape_markdown(' '.join(article.title.split()))}\n\n")
+    parts.append(article.markdown or "\n")
+    return "".join(parts)
 
 
 # --- explain --------------------------------------------------------------------------------
@@ -474,6 +494,7 @@ def _cmd_warc(args: argparse.Namespace) -> int:
             algorithm=args.algorithm,
             progress=_show_progress(args),
             restart=args.restart,
+            markdown=args.markdown,
         )
     except OSError as exc:  # the output went away or filled up while running
         print(f"newsspider warc: -o {args.output}: cannot write ({exc.strerror or exc}); "

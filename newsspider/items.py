@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from typing import Any, Final
 
-from newsspider.extraction.article import Article
+from newsspider.extraction.article import Article, ArticleImage
 from newsspider.extraction.parse.decoding import usable_encoding
 from newsspider.settings_defaults import META_HINTS
 from newsspider.truncation import response_warnings
@@ -116,6 +116,10 @@ class ArticleItem:
     confidence: float = 0.0
     canonical_url: str | None = None
     body_html: str = ""
+    #: The article's images in body order, each ``{"url", "alt", "caption"}``.
+    images: list[dict[str, str | None]] = field(default_factory=list)
+    #: The body as Markdown (GitHub-flavoured) when ``NEWSSPIDER_MARKDOWN`` is on, else None.
+    markdown: str | None = None
     date_modified: str | None = None
     authors: list[str] = field(default_factory=list)
     language: str | None = None
@@ -150,7 +154,8 @@ class ArticleItem:
         values = []
         for f in fields(self):
             value = getattr(self, f.name)
-            shown = _shortened(value) if f.name in _LONG_TEXT_FIELDS else repr(value)
+            long_text = f.name in _LONG_TEXT_FIELDS and isinstance(value, str)
+            shown = _shortened(value) if long_text else repr(value)
             values.append(f"{f.name}={shown}")
         return f"{type(self).__name__}({', '.join(values)})"
 
@@ -178,8 +183,12 @@ def _article_values(article: Article) -> dict[str, Any]:
     for name in _COPIED_FIELDS:
         value = getattr(article, name)
         if isinstance(value, tuple):
-            # Copies of the dicts (`author_profiles`): the item's values are its own.
-            value = [dict(v) if isinstance(v, dict) else v for v in value]
+            # Records (`images`) as their dicts; copies of the dicts (`author_profiles`): the
+            # item's values are its own.
+            value = [
+                v.to_dict() if isinstance(v, ArticleImage) else dict(v) if isinstance(v, dict) else v
+                for v in value
+            ]
         elif not isinstance(value, _PLAIN):
             data = article.to_dict()
             return {key: data[key] for key in _COPIED_FIELDS}
@@ -187,7 +196,7 @@ def _article_values(article: Article) -> dict[str, Any]:
     return values
 
 
-_LONG_TEXT_FIELDS: Final = frozenset({"body", "body_html"})
+_LONG_TEXT_FIELDS: Final = frozenset({"body", "body_html", "markdown"})
 _ITEM_FIELDS: Final = frozenset(f.name for f in fields(ArticleItem))
 _COPIED_FIELDS: Final = tuple(name for name in Article.field_names() if name in _ITEM_FIELDS)
 #: Values `from_article` copies as they are (immutable); anything else goes through `to_dict`.

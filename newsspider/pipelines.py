@@ -19,6 +19,7 @@ from scrapy.exceptions import DropItem, NotConfigured
 
 from newsspider.explain_report import write_report
 from newsspider.extraction.article import PAGE_TYPES, Article
+from newsspider.extraction.body.markdown import to_markdown
 from newsspider.extraction.page_judgement import passes_page_type
 from newsspider.items import ArticleItem, PageItem
 from newsspider.settings_defaults import DEFAULTS, PIPELINE_ENABLED
@@ -131,6 +132,9 @@ class ArticlePipeline:
                 article, url=item.url, fetched_at=item.fetched_at, probability=confidence
             )
         result = ArticleItem.from_article(article, item, low_confidence=low)
+        if self.config.markdown and article.body_html:
+            # On a worker, like the extraction: a long article's conversion takes milliseconds.
+            result.markdown = await self._runner.call(to_markdown, article.body_html)
         if item.warnings:
             result.confidence = confidence
             result.warnings = [*result.warnings, *item.warnings]

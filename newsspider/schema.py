@@ -10,7 +10,7 @@ import typing
 from dataclasses import fields
 from typing import Any
 
-from newsspider.extraction.article import PAGE_TYPES, Article
+from newsspider.extraction.article import PAGE_TYPES, Article, ArticleImage
 from newsspider.items import ArticleItem
 
 SCHEMA_ID = "https://github.com/newsspider/newsspider/schemas/article.json"
@@ -51,6 +51,24 @@ def _json_type(annotation: Any) -> dict[str, Any]:
     return {}
 
 
+def _image_schema() -> dict[str, Any]:
+    """One `ArticleImage` as a JSON object (`images`' items)."""
+    hints = typing.get_type_hints(ArticleImage)
+    docs = _field_docs(ArticleImage)
+    properties = {}
+    for image_field in fields(ArticleImage):
+        properties[image_field.name] = {
+            **_json_type(hints[image_field.name]),
+            "description": docs.get(image_field.name, ""),
+        }
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": list(properties),
+        "additionalProperties": False,
+    }
+
+
 def article_schema() -> dict[str, Any]:
     """A JSON Schema (draft 2020-12) for one line of the JSONL output."""
     hints = typing.get_type_hints(ArticleItem)
@@ -64,6 +82,8 @@ def article_schema() -> dict[str, Any]:
             prop["enum"] = list(PAGE_TYPES)
         if item_field.name in ("confidence", "article_probability"):
             prop.update(minimum=0, maximum=1)
+        if item_field.name == "images":
+            prop["items"] = _image_schema()
         properties[item_field.name] = prop
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",

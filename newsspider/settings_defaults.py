@@ -67,6 +67,9 @@ BUNDLED_SPIDERS: Final = "NEWSSPIDER_BUNDLED_SPIDERS"
 ITEM_SCHEMA: Final = "NEWSSPIDER_ITEM_SCHEMA"
 #: At most this many explain reports per crawl.
 EXPLAIN_MAX: Final = "NEWSSPIDER_EXPLAIN_MAX"
+#: Fill each item's ``markdown`` field (the body as Markdown, written on the extraction
+#: workers); off by default: it costs a conversion per article that most crawls do not read.
+MARKDOWN: Final = "NEWSSPIDER_MARKDOWN"
 
 # --- content filter (downloader middleware) -------------------------------------------------
 
@@ -167,6 +170,7 @@ DEFAULTS: Final[dict[str, Any]] = {
     ITEM_SCHEMA: "newsspider",
     BUNDLED_SPIDERS: True,
     EXPLAIN_MAX: 100,
+    MARKDOWN: False,
     CONTENT_FILTER_ENABLED: True,
     CONTENT_FILTER_SCOPE: "marked",
     CONTENT_FILTER_REASONS: list(FILTER_REASONS),

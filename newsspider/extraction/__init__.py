@@ -3,7 +3,15 @@
 # First: whether the compiled modules or their sources are imported is decided there.
 from newsspider import core_loader  # noqa: F401  # isort: skip
 from newsspider.extraction.api import ALGORITHMS, extract
-from newsspider.extraction.article import PAGE_TYPES, Article
+from newsspider.extraction.article import PAGE_TYPES, Article, ArticleImage
 from newsspider.extraction.explain import Explanation, explain
 
-__all__ = ["ALGORITHMS", "PAGE_TYPES", "Article", "Explanation", "explain", "extract"]
+__all__ = [
+    "ALGORITHMS",
+    "PAGE_TYPES",
+    "Article",
+    "ArticleImage",
+    "Explanation",
+    "explain",
+    "extract",
+]

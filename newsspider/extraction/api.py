@@ -7,9 +7,9 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, Final
 
-from newsspider.extraction.article import Article
+from newsspider.extraction.article import Article, ArticleImage
+from newsspider.extraction.body.article_html import article_html
 from newsspider.extraction.body.assembly import BodySelection, body_text, select_body
-from newsspider.extraction.body.html_output import body_html
 from newsspider.extraction.body.page_content import CONTENT_PAGE_TYPES, content_selection
 from newsspider.extraction.body.scoring import ContainerChoice, choose_container
 from newsspider.extraction.body.threads import ThreadSelection, thread_selection
@@ -49,6 +49,7 @@ from newsspider.extraction.metadata.language import page_language
 from newsspider.extraction.metadata.reader import PageMetadata, read_metadata
 from newsspider.extraction.page.cleaning import clean_tree
 from newsspider.extraction.page.noscript import crawler_rendering, source_for_rendering
+from newsspider.extraction.page.page_media import PageMedia, read_page_media
 from newsspider.extraction.page.page_model import PageSegments
 from newsspider.extraction.page.segments import segment_page
 from newsspider.extraction.parse.binary import (
@@ -140,7 +141,8 @@ def _extract(
     # The page classifier's walk over the form controls also reads the title and the password
     # fields (what `read_form_signals` reads).
     controls = read_controls(root)
-    page = _segment(root, url, shell_source)
+    media = read_page_media(root, url)  # before cleaning strips <head>
+    page = _segment(root, url, shell_source, media)
     del shell_source
     run = _Extraction(
         url,
@@ -151,6 +153,7 @@ def _extract(
         page=page,
         explaining=record is not None,
     )
+    run.media = media
     try:
         if not run.choose_body(root, algorithm):
             return _without_body(url, used_encoding, metadata, warnings)
@@ -164,9 +167,12 @@ def _extract(
             run.record(record)
 
 
-def _segment(root: Any, url: str | None, shell_source: bytes | None) -> PageSegments:
-    """The cleaned tree walked into blocks and segments (a script shell: its rendering)."""
-    clean_tree(root)
+def _segment(
+    root: Any, url: str | None, shell_source: bytes | None, media: PageMedia
+) -> PageSegments:
+    """The cleaned tree walked into blocks and segments (a script shell: its rendering);
+    cleaning reports the video iframes it strips to ``media``."""
+    clean_tree(root, media.add_iframe)
     page = segment_page(root, url)
     if shell_source is not None:
         page = crawler_rendering(shell_source, page, url) or page
@@ -223,6 +229,8 @@ class _Extraction:
         self.type_prediction: PageTypePrediction | None = None
         #: Set when the page's own content replaced the article-like body.
         self.article_selection: BodySelection | None = None
+        #: The base URL and video embeds `article_html` needs (`page_media`).
+        self.media: PageMedia | None = None
 
     def choose_body(self, root: Any, algorithm: str) -> bool:
         """The body: the default algorithm's container (or a forum thread's posts), trimmed at
@@ -247,8 +255,7 @@ class _Extraction:
         self.choice, self.thread = choice, thread
         self.runner_up_ratio = choice.runner_up / choice.score if choice.score > 0 else 1.0
         self.furniture = choice.furniture.segments
-        if not self.explaining:
-            page.block_elements = []  # with the caller's `root`, the tree goes
+        # The tree stays until `article` writes the HTML from it (`article_html`).
         return True
 
     def classify(self) -> None:
@@ -354,11 +361,14 @@ class _Extraction:
 
     def article(self) -> Article:
         """The record: the body, its HTML, what the page is, and its metadata."""
-        selection = self.selection
+        html, images = article_html(self.page, self.selection, self.media, self.url)
+        if not self.explaining:
+            self.page.block_elements = []  # with the caller's `root`, the tree goes
         return Article(
             url=self.url,
             body=self.text,
-            body_html=body_html(self.page, selection.segment_ids, selection.caption_ids),
+            body_html=html,
+            images=tuple(ArticleImage(url, alt, caption) for url, alt, caption in images),
             page_type=self.page_type,
             confidence=self.reported,
             article_probability=self._article_probability(),

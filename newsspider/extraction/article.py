@@ -22,10 +22,27 @@ PAGE_TYPES = (
 
 
 @dataclass(frozen=True, slots=True)
+class ArticleImage:
+    """One image of the article, in body order (`Article.images`)."""
+
+    #: http(s) URL, absolute when the page's URL is known: the best ``srcset`` candidate,
+    #: lazy-load attributes (``data-src``, ``data-srcset``, ...) resolved.
+    url: str
+    #: The image's ``alt`` text, or None.
+    alt: str | None = None
+    #: The caption of the figure it is in (its kept ``figcaption``/caption text), or None.
+    caption: str | None = None
+
+    def to_dict(self) -> dict[str, str | None]:
+        return {"url": self.url, "alt": self.alt, "caption": self.caption}
+
+
+@dataclass(frozen=True, slots=True)
 class Article:
     """What `newsspider.extract` found on one page.
 
-    Every field is JSON-serialisable as is (strings, numbers, None, tuples of strings).
+    Every field is JSON-serialisable as is (strings, numbers, None, tuples of strings) but
+    `images`, whose records `to_dict` turns into dicts.
     """
 
     #: The URL the page was fetched from (as passed to `extract`).
@@ -37,8 +54,12 @@ class Article:
     #: Main text: one paragraph per line; headings and list items are lines of their own. On a
     #: page without an article (warning "no-article"), the page's own content.
     body: str = ""
-    #: The main content as cleaned HTML: paragraphs, headings, lists, tables, quotes, figures.
+    #: The main content as safe HTML, the same text as `body` in the same order: paragraphs,
+    #: headings, lists, tables, quotes, code, links (absolute ``href``), figures with their
+    #: images (absolute ``src``) and captions, video embeds as links. Nothing executable.
     body_html: str = ""
+    #: The article's images in body order: URL, alt text, caption (`ArticleImage`).
+    images: tuple[ArticleImage, ...] = ()
     #: Publication date, ISO 8601 (``YYYY-MM-DD`` or a full datetime with offset), or None.
     date: str | None = None
     #: Last-modified date when the page states one separately, ISO 8601, or None.
@@ -85,6 +106,14 @@ class Article:
     #: Diagnostic notes (e.g. "truncated", "no-body-found", "no-article": the page holds no
     #: article and `body` is its own content); stable short tokens.
     warnings: tuple[str, ...] = field(default=())
+
+    @property
+    def markdown(self) -> str:
+        """The body as Markdown (GitHub-flavoured: tables, fenced code), written from
+        `body_html` by `newsspider.extraction.body.markdown.to_markdown`; computed on each read."""
+        from newsspider.extraction.body.markdown import to_markdown
+
+        return to_markdown(self.body_html)
 
     def to_dict(self) -> dict[str, Any]:
         """A plain dict in field order, with tuples as lists, ready for ``json.dumps``."""

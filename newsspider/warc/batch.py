@@ -94,6 +94,8 @@ class Task:
     part: str
     min_confidence: float
     algorithm: str
+    #: Fill each record's ``markdown`` (``newsspider warc --markdown``).
+    markdown: bool = False
 
 
 class _Sink:
@@ -147,6 +149,7 @@ def run_task(task: Task) -> TaskResult:
                 shards=task.shards,
                 min_confidence=task.min_confidence,
                 algorithm=task.algorithm,
+                markdown=task.markdown,
                 skipped=skipped,
                 on_page=page_read,
                 on_error=record_error,
@@ -168,6 +171,7 @@ def iter_records(
     shards: int = 1,
     min_confidence: float = 0.0,
     algorithm: str = "default",
+    markdown: bool = False,
     skipped: Counter[str],
     on_page: Callable[[], None] | None = None,
     on_error: Callable[[WarcPage, Exception], None] | None = None,
@@ -180,7 +184,7 @@ def iter_records(
         if on_page is not None:
             on_page()
         try:
-            item = extract_page(page, algorithm=algorithm)
+            item = extract_page(page, algorithm=algorithm, markdown=markdown)
         except Exception as exc:  # counted, never fatal
             skipped["error"] += 1
             if on_error is not None:
@@ -312,6 +316,7 @@ def run_batch(
     progress: bool = False,
     restart: bool = False,
     stream: TextIO = sys.stderr,
+    markdown: bool = False,
 ) -> BatchSummary:
     """Extract every HTML 2xx response of ``files`` into the JSONL file ``out``.
 
@@ -347,7 +352,16 @@ def run_batch(
     shards = max(1, -(-jobs // len(pending))) if pending else 1
     bar = _Progress(len(pending), stream, progress)
     tasks = [
-        Task(given, index, shard, shards, str(state.part(index, shard)), min_confidence, algorithm)
+        Task(
+            given,
+            index,
+            shard,
+            shards,
+            str(state.part(index, shard)),
+            min_confidence,
+            algorithm,
+            markdown,
+        )
         for index, (given, _) in enumerate(pending)
         for shard in range(shards)
     ]

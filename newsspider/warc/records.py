@@ -245,10 +245,14 @@ def _looks_like_html(body: bytes) -> bool:
 
 
 def extract_page(
-    page: WarcPage, *, algorithm: str = "default", relative_dates: bool = True
+    page: WarcPage,
+    *,
+    algorithm: str = "default",
+    relative_dates: bool = True,
+    markdown: bool = False,
 ) -> WarcArticleItem:
     """The article record of one page, as the crawl pipeline builds it (WARC-Date is the fetch
-    time and the reference for relative dates)."""
+    time and the reference for relative dates; ``markdown``: fill `ArticleItem.markdown`)."""
     reference = datetime.fromisoformat(page.date) if relative_dates and page.date else None
     article = extract(
         page.body, page.url, page.encoding, reference_time=reference, algorithm=algorithm
@@ -262,6 +266,8 @@ def extract_page(
         warc_offset=page.offset,
     )
     item.fetched_at = page.date
+    if markdown and article.body_html:
+        item.markdown = article.markdown
     if item.url is None:
         item.url = page.url
     return item
@@ -273,6 +279,7 @@ def iter_articles(
     min_confidence: float = 0.0,
     algorithm: str = "default",
     skipped: Counter[str] | None = None,
+    markdown: bool = False,
 ) -> Iterator[WarcArticleItem]:
     """The article records of one WARC file, one per HTML 2xx response at or above
     ``min_confidence`` (for notebooks, Spark or Dask: ``dataclasses.asdict`` gives a dict).
@@ -281,7 +288,7 @@ def iter_articles(
     """
     for page in iter_pages(path, skipped=skipped):
         try:
-            item = extract_page(page, algorithm=algorithm)
+            item = extract_page(page, algorithm=algorithm, markdown=markdown)
         except Exception:  # extract() promises not to raise; a bug must not end the batch
             if skipped is not None:
                 skipped["error"] += 1

@@ -26,6 +26,7 @@ from newsspider.settings_defaults import (
     EXTRACT_WORKERS,
     ITEM_SCHEMA,
     LOW_CONFIDENCE_ACTION,
+    MARKDOWN,
     MIN_CONFIDENCE,
     PAGE_TYPES_SETTING,
     RELATIVE_DATES,
@@ -59,6 +60,8 @@ class PipelineConfig:
     item_schema: str = "newsspider"
     #: Page types that leave the pipeline as articles (``NEWSSPIDER_PAGE_TYPES``).
     page_types: frozenset[str] = frozenset({"article", "thread"})
+    #: ``NEWSSPIDER_MARKDOWN``: items carry the body as Markdown.
+    markdown: bool = False
 
     @classmethod
     def from_settings(cls, settings: Any) -> PipelineConfig:
@@ -84,6 +87,7 @@ class PipelineConfig:
             page_types=frozenset(
                 settings.getlist(PAGE_TYPES_SETTING, DEFAULTS[PAGE_TYPES_SETTING])
             ),
+            markdown=settings.getbool(MARKDOWN, DEFAULTS[MARKDOWN]),
         )
         # Misconfiguration fails the crawl at start-up, not silently mid-crawl.
         if config.mode not in _MODES:

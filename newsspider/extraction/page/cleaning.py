@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Final
 
 from lxml import etree
@@ -200,19 +200,26 @@ def _read_formulas(root: etree._Element, formulas: list[etree._Element]) -> None
             wrapper = wrapper.getparent()
 
 
-def clean_tree(root: etree._Element) -> None:
+def clean_tree(
+    root: etree._Element, on_iframe: Callable[[etree._Element], None] | None = None
+) -> None:
     """Strip elements that never hold prose, in place, after putting streamed parts in their
     places (`streaming`), marking form boxes and closed dialogs (overlays), making formulas
     readable (`_read_formulas`) and showing what the page's buttons open
     (`visibility.reveal_controlled`). Other hidden elements are skipped by the segment walk,
     which sees every attribute anyway, instead of a costly XPath here (one over every element
-    for popovers cost 5% of an extraction)."""
+    for popovers cost 5% of an extraction). ``on_iframe`` sees each iframe before it goes (the
+    article's HTML keeps video embeds as links: `page_media.PageMedia.add_iframe`)."""
     place_streamed_parts(root)  # before the templates marking their places are stripped
     mark_form_boxes(root)
     controlled: set[str] = set()  # ids the page's buttons open (`aria-controls`)
     formulas: list[etree._Element] = []
     buttons: list[etree._Element] = []  # with children
-    for element in root.iter("button", "dialog", "math"):
+    for element in root.iter("button", "dialog", "math", "iframe"):
+        if element.tag == "iframe":
+            if on_iframe is not None:
+                on_iframe(element)
+            continue
         if element.tag == "math":
             formulas.append(element)
             continue

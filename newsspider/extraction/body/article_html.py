@@ -1,0 +1,685 @@
+"""The article as HTML: the chosen content rendered from the page's own tree, with its structure,
+links, images and video embeds, and nothing that runs.
+
+The body is a set of text segments (`assembly.select_body`, `threads`, `page_content`, the
+strategies); this module walks the part of the tree that holds them once more and writes each
+kept segment's run of inline content (text, links, emphasis, code, images) inside the blocks
+that structure it (paragraphs, headings, lists, tables, quotes, code, figures). Which run is
+which segment is read from the page model, not guessed: the runs are counted the way the
+segment walk cuts them (`segments._walk_python`: a run ends at every block boundary and is a
+segment when it holds text that is not blank), and every kept segment must come out exactly
+once, or the text renderer (`html_output`) is used instead. So `body_html` holds exactly the
+body's text, in its order, plus figure captions and the media beside it.
+
+Images without text of their own (an ``<img>`` alone in a block, a figure whose caption was
+left out) come with the article when they sit inside a kept block below the container's parent
+and no block between says it is furniture.
+
+Safety is by construction: the output is a new tree, built by this module from an allow-list of
+tags (`_BLOCK_OUTPUT`, `_INLINE_OUTPUT`) and attributes (``href``, ``src``, ``alt``, ``colspan``,
+``rowspan``, ``start``), every URL checked by `page_media.safe_url`, and serialised by lxml,
+which escapes text and attribute values. No element or attribute of the page is copied.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Final
+
+from lxml import etree
+
+from newsspider.extraction.body.assembly import BodySelection
+from newsspider.extraction.body.html_output import body_html as text_body_html
+from newsspider.extraction.page.page_media import (
+    IMAGE_SCHEMES,
+    LINK_SCHEMES,
+    Embed,
+    PageMedia,
+    Resolver,
+    image_source,
+    is_tiny,
+)
+from newsspider.extraction.page.page_model import PageSegments
+from newsspider.extraction.page.segments import _hidden_inline_class
+from newsspider.extraction.page.visibility import hidden_style
+
+logger = logging.getLogger(__name__)
+
+#: Blocks written as themselves whose content is inline: a run of text goes straight in.
+_TEXT_BLOCKS: Final = frozenset("p h1 h2 h3 h4 h5 h6 li dt dd td th pre figcaption caption".split())
+#: Every block written as itself; any other block (div, section, article, ...) is transparent
+#: and each of its runs of text becomes a paragraph.
+_BLOCK_OUTPUT: Final = _TEXT_BLOCKS | frozenset(
+    "ul ol dl table thead tbody tfoot tr blockquote figure".split()
+)
+#: Inline elements written as themselves (or as the tag given); any other is unwrapped.
+_INLINE_OUTPUT: Final = {
+    **{tag: tag for tag in "b strong i em u s del ins mark small sub sup code kbd".split()},
+    **{tag: tag for tag in "samp var q cite abbr dfn time".split()},
+    "strike": "s",
+    "tt": "code",
+}
+#: Blocks whose runs are written into them directly (no paragraph around).
+_DIRECT: Final = _TEXT_BLOCKS
+#: The largest ``colspan``/``rowspan``/``start`` kept (browsers cap spans at 1000 and 65534).
+_MAX_NUMBER: Final = 1000
+_SPACES: Final = re.compile(r"\s+")
+#: Characters of an ``alt`` kept.
+MAX_ALT_CHARS: Final = 500
+
+#: (URL, alt, caption) of one image: `api` makes it an `ArticleImage` (a stage does not import
+#: the record module).
+ImageRecord = tuple[str, str | None, str | None]
+
+# Frame kinds. A block is live (it holds a kept segment), media (it holds no kept text, but
+# its images and embeds belong to the article), or skipped; inline frames are kept or skipped;
+# other nodes (no tag name) are ignored, tail included, as the segment walk does.
+_LIVE, _MEDIA, _SKIP, _INLINE, _IGNORED = 0, 1, 2, 3, 4
+
+
+class _Mismatch(Exception):
+    """The runs counted here disagree with the page model's segments."""
+
+
+class _Frame:
+    """One open element of the walk."""
+
+    __slots__ = (
+        "attrs",
+        "block",
+        "caption",
+        "first_image",
+        "inlines",
+        "kind",
+        "media_ok",
+        "ordinal",
+        "out",
+        "parent",
+        "scope",
+        "tag",
+    )
+
+    def __init__(
+        self,
+        kind: int,
+        block: int,
+        tag: str | None,
+        attrs: dict[str, str] | None,
+        parent: _Frame | None,
+    ) -> None:
+        self.kind = kind
+        self.block = block  # block id, or -1 for an inline element
+        self.tag = tag  # output tag; None: transparent (block) or unwrapped (inline)
+        self.attrs = attrs
+        self.parent = parent  # the enclosing block frame
+        self.out: etree._Element | None = None
+        self.media_ok = False
+        self.ordinal = 0  # runs with text seen so far (blocks)
+        self.inlines: list[_Frame] = []  # open inline frames (blocks)
+        self.scope = False  # a figure: the captions inside belong to its images
+        self.caption: list[str] = []
+        self.first_image = 0
+
+
+#: Shared frames of nodes that write nothing: ignored nodes, hidden and unwrapped inline ones.
+_IGNORED_FRAME: Final = _Frame(_IGNORED, -1, None, None, None)
+_SKIPPED_INLINE: Final = _Frame(_SKIP, -1, None, None, None)
+_SKIPPED_BLOCK: Final = _Frame(_SKIP, 0, None, None, None)
+_UNWRAPPED: Final = _Frame(_INLINE, -1, None, None, None)
+
+
+class _Image:
+    __slots__ = ("alt", "caption", "url")
+
+    def __init__(self, url: str, alt: str | None) -> None:
+        self.url = url
+        self.alt = alt
+        self.caption: str | None = None
+
+
+def _number(value: str | None) -> str | None:
+    if value is None:
+        return None
+    value = value.strip()
+    if not value.isdigit() or not value.isascii():
+        return None
+    number = int(value)
+    return str(number) if 0 < number <= _MAX_NUMBER else None
+
+
+def _block_attrs(tag: str, element: etree._Element) -> dict[str, str] | None:
+    if tag in ("td", "th"):
+        attrs = {}
+        for name in ("colspan", "rowspan"):
+            number = _number(element.get(name))
+            if number is not None and number != "1":
+                attrs[name] = number
+        return attrs or None
+    if tag == "ol":
+        number = _number(element.get("start"))
+        return {"start": number} if number is not None and number != "1" else None
+    return None
+
+
+class _Renderer:
+    """One walk over the region that holds the kept segments."""
+
+    def __init__(
+        self,
+        page: PageSegments,
+        selection: BodySelection,
+        media: PageMedia | None,
+        base: str | None,
+    ) -> None:
+        self.page = page
+        self.container = selection.container
+        self.kept = set(selection.segment_ids)
+        self.captions = set(selection.caption_ids)
+        self.kept.update(self.captions)
+        self.embeds_found = media
+        self.resolver = Resolver(base)
+        self.root_out = etree.Element("div")
+        self.top = _Frame(_LIVE, -1, None, None, None)
+        self.top.out = self.root_out
+        self.block = self.top
+        self.frames: list[_Frame] = []
+        # The current run. Its segment is known when it starts (the block's next one): a run
+        # that will be kept is written straight into the output ("writing"), any other is only
+        # counted, its images and embeds noted in `media` in case it turns out to hold no text.
+        self.writing = False
+        self.run_segment = -1  # the segment the run will be if it holds text
+        self.point: etree._Element | None = None  # where the run's content goes
+        self.holder: etree._Element | None = None  # the <p> made for it, if any
+        self.run_base: etree._Element | None = None  # ... else the block's own element
+        self.run_first = 0  # and its children before the run
+        self.tail_of: etree._Element | None = None  # text goes to its tail (None: point.text)
+        self.buffer: list[str] = []  # text not yet written
+        self.media: list[tuple[str, str, str | None]] = []  # ("img"|"a", URL, alt or text)
+        self.has_text = False
+        self.has_media = False
+        self.has_image = False
+        self.pending: list[_Image] = []
+        self.images: list[_Image] = []
+        self.scopes: list[_Frame] = []
+        self.pre_depth = 0
+        self.emitted = 0
+        self.live: set[int] = set()
+        self.texty: set[int] = set()
+        self.owned: dict[int, list[int]] = {}
+        self.anchor = -1
+        self.anchor_end = -1
+        self.holds_media: set[etree._Element] = set()
+
+    # --- the region and its blocks ------------------------------------------------------------
+
+    def region(self) -> int:
+        """The lowest block holding every kept segment; fills `live`, `texty` and `owned`."""
+        page = self.page
+        owners, parents, ends = page.segment_owners, page.block_parents, page.block_ends
+        kept_owners = [owners[index] for index in self.kept]
+        low, high = min(kept_owners), max(kept_owners)
+        top = low
+        while ends[top] < high:
+            top = parents[top]
+        live = self.live
+        for owner in kept_owners:
+            block = owner
+            while block >= top and block not in live:
+                live.add(block)
+                block = parents[block]
+        # The region's segments are contiguous: from the kept ones outwards.
+        end = ends[top]
+        first = min(self.kept)
+        while first > 0 and top <= owners[first - 1] <= end:
+            first -= 1
+        last = max(self.kept)
+        while last + 1 < len(owners) and top <= owners[last + 1] <= end:
+            last += 1
+        texty, owned = self.texty, self.owned
+        for index in range(first, last + 1):
+            owner = owners[index]
+            if owner in live:
+                runs = owned.get(owner)
+                if runs is None:
+                    owned[owner] = [index]
+                else:
+                    runs.append(index)
+            block = owner
+            while block >= top and block not in texty:
+                texty.add(block)
+                block = parents[block]
+        self.mark_media(page.block_elements[top])
+        container = self.container
+        if 0 <= container < len(parents) and parents[container] >= 0:
+            anchor = parents[container]
+            self.anchor, self.anchor_end = anchor, ends[anchor]
+        return top
+
+    def mark_media(self, top: etree._Element) -> None:
+        """`holds_media`: the elements of the region with an image or an embed below them (a
+        block without text is walked only then). One pass in libxml2 over the region."""
+        marked = self.holds_media
+        starts: list[etree._Element] = []
+        for image in top.iter("img"):
+            starts.append(image)
+        media = self.embeds_found
+        if media is not None:
+            starts.extend(media.first)
+            for anchor in media.after:
+                parent = anchor.getparent()
+                if parent is not None:
+                    starts.append(parent)
+        for start in starts:
+            element: etree._Element | None = start
+            while element is not None and element not in marked:
+                marked.add(element)
+                if element is top:
+                    break
+                element = element.getparent()
+
+    def media_allowed(self, block: int) -> bool:
+        return self.anchor < 0 or self.anchor < block <= self.anchor_end
+
+    # --- the walk ---------------------------------------------------------------------------
+
+    def walk(self, top: int) -> None:
+        page = self.page
+        elements = page.block_elements
+        ends = page.block_ends
+        count = len(elements)
+        next_block = top
+        frames = self.frames
+        media = self.embeds_found
+        embeds_first = media.first if media is not None and media.first else None
+        embeds_after = media.after if media is not None and media.after else None
+        walker = etree.iterwalk(elements[top], events=("start", "end"))
+        for event, element in walker:
+            if event == "start":
+                tag = element.tag
+                if not isinstance(tag, str):
+                    walker.skip_subtree()
+                    frames.append(_IGNORED_FRAME)
+                    continue
+                if next_block < count and element is elements[next_block]:
+                    block_id = next_block
+                    next_block += 1
+                    frame = self.enter_block(block_id, tag, element)
+                    frames.append(frame)
+                    if frame.kind == _SKIP:
+                        walker.skip_subtree()
+                        next_block = ends[block_id] + 1
+                        continue
+                else:
+                    frame = self.enter_inline(tag, element)
+                    frames.append(frame)
+                    if frame.kind == _SKIP:
+                        walker.skip_subtree()
+                        continue
+                text = element.text
+                if text:
+                    self.text(text)
+                if embeds_first is not None:
+                    found = embeds_first.get(element)
+                    if found is not None:
+                        self.embeds(found)
+            else:
+                frame = frames.pop()
+                if frame.kind == _IGNORED:
+                    continue
+                if frame.block >= 0:
+                    if frame.kind != _SKIP:
+                        self.leave_block(frame, element)
+                elif frame.kind != _SKIP:
+                    self.leave_inline()
+                if embeds_after is not None:
+                    found = embeds_after.get(element)
+                    if found is not None:
+                        self.embeds(found)
+                tail = element.tail
+                if tail:
+                    self.text(tail)
+
+    def enter_block(self, block_id: int, tag: str, element: etree._Element) -> _Frame:
+        self.flush()
+        page = self.page
+        parent = self.block
+        if block_id in self.live:
+            kind = _LIVE
+            media_ok = self.media_allowed(block_id)
+        elif (
+            parent.kind != _SKIP
+            and parent.media_ok
+            and page.block_signals[block_id] >= 0
+            and (block_id not in self.texty or page.block_captions[block_id])
+        ):
+            kind, media_ok = _MEDIA, True
+        else:
+            return _SKIPPED_BLOCK
+        if kind == _MEDIA and element not in self.holds_media:
+            return _SKIPPED_BLOCK  # no image or embed anywhere below: nothing to write
+        captioned = page.block_captions[block_id]
+        scope = tag == "figure" or (
+            captioned and not (parent.block >= 0 and page.block_captions[parent.block])
+        )
+        out_tag: str | None = tag if tag in _BLOCK_OUTPUT else None
+        if out_tag is None and scope:
+            out_tag = "figure"
+        frame = _Frame(kind, block_id, out_tag, _block_attrs(tag, element), parent)
+        frame.media_ok = media_ok
+        if scope:
+            frame.scope = True
+            frame.first_image = len(self.images)
+            self.scopes.append(frame)
+        if tag == "pre":
+            self.pre_depth += 1
+        self.block = frame
+        self.start_run()
+        return frame
+
+    def leave_block(self, frame: _Frame, element: etree._Element) -> None:
+        self.flush()
+        if element.tag == "pre":
+            self.pre_depth -= 1
+        if frame.scope:
+            self.scopes.pop()
+            caption = " ".join(frame.caption) if frame.caption else None
+            if caption is not None:
+                for image in self.images[frame.first_image :]:
+                    if image.caption is None:
+                        image.caption = caption
+        self.block = frame.parent if frame.parent is not None else self.top
+        self.start_run()
+
+    def enter_inline(self, tag: str, element: etree._Element) -> _Frame:
+        block = self.block
+        if tag not in ("a", "br"):
+            # The segment walk's test for inline elements hidden by their style or class.
+            style = element.get("style")
+            classes = element.get("class")
+            if (style is not None and hidden_style(style)) or (
+                classes is not None and _hidden_inline_class(classes)
+            ):
+                return _SKIPPED_INLINE
+        out_tag: str | None = None
+        attrs: dict[str, str] | None = None
+        if tag == "a":
+            if self.writing:
+                href = self.resolver.resolve(element.get("href"), LINK_SCHEMES)
+                if href is not None:
+                    out_tag, attrs = "a", {"href": href}
+        elif tag == "br":
+            if self.point is not None:  # a break before any content is dropped
+                self.tail_of = self.child("br", None)
+        elif tag == "img":
+            self.image(element)
+        else:
+            out_tag = _INLINE_OUTPUT.get(tag)
+        if out_tag is None or not self.writing:
+            # Nothing of its own is written: one shared frame (its `out` stays None).
+            block.inlines.append(_UNWRAPPED)
+            return _UNWRAPPED
+        frame = _Frame(_INLINE, -1, out_tag, attrs, block)
+        if self.point is not None:
+            frame.out = self.point = self.child(out_tag, attrs)
+            self.tail_of = None
+        block.inlines.append(frame)
+        return frame
+
+    def leave_inline(self) -> None:
+        frame = self.block.inlines.pop()
+        out = frame.out
+        if out is not None and self.point is not None:
+            self.write_buffer()
+            point = self.holder if self.holder is not None else self.run_base
+            for other in self.block.inlines:
+                if other.out is not None:
+                    point = other.out
+            self.point = point
+            self.tail_of = out
+
+    # --- content ----------------------------------------------------------------------------
+
+    def start_run(self) -> None:
+        """A run of the current block starts: is it the block's next segment, and kept?"""
+        block = self.block
+        segment = -1
+        if block.kind == _LIVE:
+            runs = self.owned.get(block.block)
+            if runs is not None and block.ordinal < len(runs):
+                segment = runs[block.ordinal]
+        self.writing = segment >= 0 and segment in self.kept
+        self.run_segment = segment
+
+    def ensure_point(self) -> etree._Element:
+        """Where the run's content goes (a writing run): the block's own element when it holds
+        inline content, else a new paragraph; the open inline elements of the block re-opened."""
+        point = self.point
+        if point is not None:
+            return point
+        block = self.block
+        out = self.materialize(block)
+        if block.tag in _DIRECT:
+            self.holder = None
+            self.run_base = point = out
+            self.run_first = len(out)
+            self.tail_of = out[-1] if self.run_first else None
+        else:
+            # A figure's text is its caption (or, rarely, text beside the picture).
+            caption = block.tag == "figure" and self.run_segment in self.captions
+            self.holder = point = etree.SubElement(out, "figcaption" if caption else "p")
+            self.run_base = None
+            self.tail_of = None
+        for frame in block.inlines:
+            if frame.tag is not None:
+                frame.out = point = (
+                    etree.SubElement(point, frame.tag, frame.attrs)
+                    if frame.attrs
+                    else etree.SubElement(point, frame.tag)
+                )
+                self.tail_of = None
+        self.point = point
+        return point
+
+    def child(self, tag: str, attrs: dict[str, str] | None) -> etree._Element:
+        """A new element at the run's point, after the text written so far."""
+        self.write_buffer()
+        point = self.ensure_point()
+        return etree.SubElement(point, tag, attrs) if attrs else etree.SubElement(point, tag)
+
+    def write_buffer(self) -> None:
+        """The run's text so far, into the tree: one assignment per text node."""
+        buffer = self.buffer
+        if not buffer:
+            return
+        text = buffer[0] if len(buffer) == 1 else "".join(buffer)
+        buffer.clear()
+        point = self.ensure_point()
+        target = self.tail_of
+        if target is not None:
+            tail = target.tail
+            target.tail = tail + text if tail else text
+        else:
+            existing = point.text
+            point.text = existing + text if existing else text
+
+    def text(self, text: str) -> None:
+        if self.block.kind != _LIVE:
+            return  # a media block's text is not the article's
+        blank = text.isspace()
+        if blank and not (self.has_text or self.pre_depth):
+            return
+        if not blank:
+            self.has_text = True
+        if not self.writing:
+            return
+        if not self.pre_depth and (
+            blank or "  " in text or "\n" in text or "\t" in text or "\r" in text
+        ):
+            # Other runs of white space (a no-break space) are left: collapsing them is
+            # cosmetic, and searching every text for them cost a tenth of this module.
+            text = _SPACES.sub(" ", text)
+        if self.point is None:
+            self.ensure_point()
+        self.buffer.append(text)
+
+    def image(self, element: etree._Element) -> None:
+        if is_tiny(element):
+            return
+        url = self.resolver.resolve(image_source(element), IMAGE_SCHEMES)
+        if url is None:
+            return
+        alt = " ".join((element.get("alt") or "").split())[:MAX_ALT_CHARS] or None
+        if self.writing:
+            self.tail_of = self.child("img", {"src": url, "alt": alt} if alt else {"src": url})
+        else:
+            self.media.append(("img", url, alt))
+        self.has_media = self.has_image = True
+        self.pending.append(_Image(url, alt))
+
+    def embeds(self, found: list[Embed]) -> None:
+        if self.block.kind == _SKIP:
+            return
+        for embed in found:
+            text = embed.title or embed.url
+            if self.writing:
+                link = self.child("a", {"href": embed.url})
+                link.text = text
+                self.tail_of = link
+            else:
+                self.media.append(("a", embed.url, text))
+            self.has_media = True
+
+    def flush(self) -> None:
+        """End the current run: count its segment, keep or drop what it wrote."""
+        if not (self.has_text or self.has_media or self.point is not None):
+            return  # nothing in it (most runs between blocks): the next run is the same
+        block = self.block
+        if self.has_text:
+            runs = self.owned.get(block.block)
+            if runs is None or block.ordinal >= len(runs):
+                raise _Mismatch(f"block {block.block}: more runs than segments")
+            segment = runs[block.ordinal]
+            block.ordinal += 1
+            kept = segment in self.kept
+            if kept != self.writing:
+                raise _Mismatch(f"segment {segment}: run and page model disagree")
+            if kept:
+                self.write_buffer()
+                self.emitted += 1
+                self.images.extend(self.pending)
+                if segment in self.captions and self.scopes:
+                    self.scopes[-1].caption.append(" ".join(self.page.segment_lines[segment]))
+        elif self.has_media and block.media_ok:
+            if self.writing:
+                self.write_buffer()
+                if self.holder is not None and self.has_image and block.tag != "figure":
+                    self.holder.tag = "figure"
+            else:
+                self.write_media(block)
+            self.images.extend(self.pending)
+        elif self.writing and self.point is not None:
+            self.discard()  # written, but no text and no media it may keep
+        self.point = self.holder = self.run_base = self.tail_of = None
+        self.has_text = self.has_media = self.has_image = False
+        if self.buffer:
+            self.buffer.clear()
+        if self.pending:
+            self.pending = []
+        if self.media:
+            self.media = []
+        for frame in block.inlines:
+            frame.out = None
+        self.start_run()
+
+    def discard(self) -> None:
+        holder = self.holder
+        if holder is not None:
+            parent = holder.getparent()
+            if parent is not None:
+                parent.remove(holder)
+        elif self.run_base is not None:
+            del self.run_base[self.run_first :]
+
+    def write_media(self, block: _Frame) -> None:
+        """The images and embeds of a run without text, noted while it was counted."""
+        out = self.materialize(block)
+        target = (
+            out
+            if block.tag in _DIRECT or block.tag == "figure"
+            else etree.SubElement(out, "figure" if self.has_image else "p")
+        )
+        for tag, url, text in self.media:
+            if tag == "img":
+                etree.SubElement(target, "img", {"src": url, "alt": text} if text else {"src": url})
+            else:
+                link = etree.SubElement(target, "a", {"href": url})
+                link.text = text
+
+    def materialize(self, frame: _Frame) -> etree._Element:
+        """The output element of a block frame, creating those of its ancestors as needed."""
+        chain: list[_Frame] = []
+        current: _Frame | None = frame
+        while current is not None and current.out is None:
+            chain.append(current)
+            current = current.parent
+        out = current.out if current is not None and current.out is not None else self.root_out
+        for pending in reversed(chain):
+            if pending.tag is not None:
+                out = (
+                    etree.SubElement(out, pending.tag, pending.attrs)
+                    if pending.attrs
+                    else etree.SubElement(out, pending.tag)
+                )
+            pending.out = out
+        return out
+
+    def result(self) -> tuple[str, tuple[ImageRecord, ...]]:
+        if self.emitted != len(self.kept):
+            raise _Mismatch(f"{self.emitted} of {len(self.kept)} kept segments written")
+        root = self.root_out
+        if not len(root):
+            html = ""
+        else:
+            # One serialisation (one per block cost more than the rest of this module): the
+            # blocks one per line, the wrapper cut off.
+            children = list(root)
+            for child in children[:-1]:
+                child.tail = "\n"
+            html = etree.tostring(root, method="html", encoding="unicode")
+            html = html[html.index(">") + 1 : html.rindex("<")]
+        seen: set[str] = set()
+        images = []
+        for image in self.images:
+            if image.url not in seen:
+                seen.add(image.url)
+                images.append((image.url, image.alt, image.caption))
+        return html, tuple(images)
+
+
+def article_html(
+    page: PageSegments,
+    selection: BodySelection,
+    media: PageMedia | None = None,
+    url: str | None = None,
+) -> tuple[str, tuple[ImageRecord, ...]]:
+    """(`Article.body_html`, `Article.images`) for the chosen segments. The page's tree must
+    still be there (`page.block_elements`); when it is not, or the walk disagrees with the page
+    model, the text renderer's HTML and no images."""
+    if not selection.segment_ids and not selection.caption_ids:
+        return "", ()
+    if not page.block_elements:
+        return _text_only(page, selection)
+    renderer = _Renderer(page, selection, media, media.base if media is not None else url)
+    try:
+        renderer.walk(renderer.region())
+        return renderer.result()
+    except _Mismatch as error:
+        logger.debug("newsspider: body_html from the text (%s)", error)
+    except Exception:  # a bug here must not cost the page its article
+        logger.exception("newsspider: rendering body_html failed")
+    return _text_only(page, selection)
+
+
+def _text_only(page: PageSegments, selection: BodySelection) -> tuple[str, tuple[ImageRecord, ...]]:
+    return text_body_html(page, selection.segment_ids, selection.caption_ids), ()
