@@ -185,15 +185,19 @@ def _article_values(article: Article) -> dict[str, Any]:
         if isinstance(value, tuple):
             # Records (`images`) as their dicts; copies of the dicts (`author_profiles`): the
             # item's values are its own.
-            value = [
-                v.to_dict() if isinstance(v, ArticleImage) else dict(v) if isinstance(v, dict) else v
-                for v in value
-            ]
+            value = [_item_value(v) for v in value]
         elif not isinstance(value, _PLAIN):
             data = article.to_dict()
             return {key: data[key] for key in _COPIED_FIELDS}
         values[name] = value
     return values
+
+
+def _item_value(value: Any) -> Any:
+    """One element of a tuple field as the item holds it: a record as its dict, a dict copied."""
+    if isinstance(value, ArticleImage):
+        return value.to_dict()
+    return dict(value) if isinstance(value, dict) else value
 
 
 _LONG_TEXT_FIELDS: Final = frozenset({"body", "body_html", "markdown"})
