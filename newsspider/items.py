@@ -12,13 +12,13 @@ from typing import Any, Final
 
 from newsspider.extraction.article import Article
 from newsspider.extraction.parse.decoding import usable_encoding
-from newsspider.settings_defaults import META_HINTS
+from newsspider.settings_defaults import META_HINTS, META_STORY
 from newsspider.truncation import response_warnings
 
 __all__ = ["ArticleItem", "PageItem"]
 
 # Request meta keys copied into `PageItem.meta` (all JSON-friendly, all set by Scrapy itself).
-_COPIED_META: Final = ("depth", "redirect_urls", "retry_times")
+_COPIED_META: Final = ("depth", "redirect_urls", "retry_times", META_STORY)
 
 
 def _now_iso() -> str:
@@ -65,6 +65,10 @@ class PageItem:
         body: bytes = response.body
         raw_type = response.headers.get(b"Content-Type")
         content_type = raw_type.decode("latin-1") if raw_type else None
+        meta: dict[str, Any] = {k: request_meta[k] for k in _COPIED_META if k in request_meta}
+        request = getattr(response, "request", None)
+        if request is not None:  # a multi-page story asks for its next pages at this priority
+            meta["priority"] = request.priority
         return cls(
             url=response.url,
             body=body,
@@ -72,7 +76,7 @@ class PageItem:
             content_type=content_type,
             status=response.status,
             hints=merged_hints,
-            meta={k: request_meta[k] for k in _COPIED_META if k in request_meta},
+            meta=meta,
             warnings=response_warnings(response),
         )
 

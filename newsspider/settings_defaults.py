@@ -54,6 +54,13 @@ EXPLAIN_DIR: Final = "NEWSSPIDER_EXPLAIN_DIR"
 #: At most this many explain reports per crawl.
 EXPLAIN_MAX: Final = "NEWSSPIDER_EXPLAIN_MAX"
 
+# --- multi-page articles --------------------------------------------------------------------
+
+#: Fetch an article's continuation pages (`Article.next_page_url`) and join them into one item.
+MULTIPAGE_ENABLED: Final = "NEWSSPIDER_MULTIPAGE_ENABLED"
+#: Most pages joined into one story (the first included); the rest are left out, with a warning.
+MULTIPAGE_MAX_PAGES: Final = "NEWSSPIDER_MULTIPAGE_MAX_PAGES"
+
 # --- content filter (downloader middleware) -------------------------------------------------
 
 #: Drop thin, non-HTML, error, wall and listing pages before they reach the spider.
@@ -133,6 +140,8 @@ DEFAULTS: Final[dict[str, Any]] = {
     LOW_CONFIDENCE_ACTION: "drop",
     EXPLAIN_DIR: None,
     EXPLAIN_MAX: 100,
+    MULTIPAGE_ENABLED: True,
+    MULTIPAGE_MAX_PAGES: 10,
     CONTENT_FILTER_ENABLED: True,
     CONTENT_FILTER_SCOPE: "marked",
     CONTENT_FILTER_REASONS: list(FILTER_REASONS),
@@ -168,5 +177,8 @@ META_HINTS: Final = "newsspider_hints"
 #: str: the host (without ``www.``) of the start URL a ``site`` crawl request descends from, so
 #: that any worker of a shared crawl keeps that request's links on its site.
 META_SITE: Final = "newsspider_site"
+#: dict: a multi-page story being joined (`newsspider.multipage.Story`), on the requests of its
+#: continuation pages; plain data, so that a JOBDIR queue keeps it over a pause.
+META_STORY: Final = "newsspider_story"
 #: Set by the content filter on kept responses: the `PageVerdict` as a dict (for debugging).
 META_VERDICT: Final = "newsspider_verdict"

@@ -9,6 +9,7 @@ from typing import Any, Final
 
 from newsspider.extraction.article import Article
 from newsspider.extraction.body.assembly import BodySelection, body_text, select_body
+from newsspider.extraction.body.continuation import head_next_link, next_page_url
 from newsspider.extraction.body.html_output import body_html
 from newsspider.extraction.body.page_content import CONTENT_PAGE_TYPES, content_selection
 from newsspider.extraction.body.scoring import ContainerChoice, choose_container
@@ -100,6 +101,10 @@ def extract(
         return Article(url=url, page_type="other", warnings=("internal-error",))
 
 
+#: Page types whose next page continues the same text (a listing's next page holds others).
+_CONTINUED_TYPES: Final = frozenset({"article"})
+
+
 def _extract(
     html: bytes | str,
     url: str | None,
@@ -123,6 +128,7 @@ def _extract(
     if metadata.failed:
         warnings.append("metadata-error")
     forms = read_form_signals(root)
+    head_next = head_next_link(root)  # cleaning drops the head's <link>s
     page = _segment(root, url, shell_source)
     del shell_source
     run = _Extraction(
@@ -134,6 +140,7 @@ def _extract(
         page=page,
         explaining=record is not None,
     )
+    run.head_next = head_next
     try:
         if not run.choose_body(root, algorithm):
             return _without_body(url, used_encoding, metadata, warnings)
@@ -197,6 +204,9 @@ class _Extraction:
         self.confidence = 0.0
         #: Set when the page's own content replaced the article-like body.
         self.article_selection: BodySelection | None = None
+        #: The head's ``<link rel="next">`` and the article's next page (`continuation`).
+        self.head_next: str | None = None
+        self.next_page: str | None = None
 
     def choose_body(self, root: Any, algorithm: str) -> bool:
         """The body: the default algorithm's container (or a forum thread's posts), trimmed at
@@ -219,6 +229,9 @@ class _Extraction:
             metadata = self.metadata
             self.selection = trim_edges(page, self.untrimmed, metadata.title, metadata.authors)
         self.choice, self.thread = choice, thread
+        if thread is None and self.selection.container >= 0:
+            container = page.block_elements[self.selection.container]
+            self.next_page = next_page_url(container, self.url, self.head_next)
         self.runner_up_ratio = choice.runner_up / choice.score if choice.score > 0 else 1.0
         self.furniture = choice.furniture.segments
         if not self.explaining:
@@ -293,6 +306,12 @@ class _Extraction:
             confidence=self.confidence,
             encoding=self.encoding,
             warnings=tuple(self.warnings),
+            # Only an article continues on another page: a listing's pages are other stories.
+            next_page_url=(
+                self.next_page
+                if self.page_type in _CONTINUED_TYPES and self.article_selection is None
+                else None
+            ),
             **_metadata_fields(self.metadata),
         )
 
