@@ -13,7 +13,11 @@ from newsspider.extraction.body.continuation import head_next_link, next_page_ur
 from newsspider.extraction.body.html_output import body_html
 from newsspider.extraction.body.page_content import CONTENT_PAGE_TYPES, content_selection
 from newsspider.extraction.body.scoring import ContainerChoice, choose_container
-from newsspider.extraction.body.threads import ThreadSelection, thread_selection
+from newsspider.extraction.body.threads import (
+    ThreadSelection,
+    names_forum_package,
+    thread_selection,
+)
 from newsspider.extraction.body.trimming import trim_edges
 from newsspider.extraction.classify.confidence import (
     DROP_THRESHOLD,
@@ -128,7 +132,8 @@ def _extract(
     if metadata.failed:
         warnings.append("metadata-error")
     forms = read_form_signals(root)
-    head_next = head_next_link(root)  # cleaning drops the head's <link>s
+    head_next = head_next_link(root)  # cleaning drops the head's <link>s and <meta>s
+    forum_page = names_forum_package(root)
     page = _segment(root, url, shell_source)
     del shell_source
     run = _Extraction(
@@ -140,7 +145,7 @@ def _extract(
         page=page,
         explaining=record is not None,
     )
-    run.head_next = head_next
+    run.head_next, run.forum_page = head_next, forum_page
     try:
         if not run.choose_body(root, algorithm):
             return _without_body(url, used_encoding, metadata, warnings)
@@ -206,6 +211,8 @@ class _Extraction:
         self.article_selection: BodySelection | None = None
         #: The head's ``<link rel="next">`` and the article's next page (`continuation`).
         self.head_next: str | None = None
+        #: The page's generator names a forum package (`threads.names_forum_package`).
+        self.forum_page = False
         self.next_page: str | None = None
 
     def choose_body(self, root: Any, algorithm: str) -> bool:
@@ -221,7 +228,7 @@ class _Extraction:
         choice = choose_container(page)
         if choice is None:
             return False
-        thread = thread_selection(page, choice)
+        thread = thread_selection(page, choice, self.forum_page)
         if thread is not None:
             self.selection = thread.selection
         else:
