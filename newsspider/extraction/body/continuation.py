@@ -26,6 +26,8 @@ MAX_LINKS: Final = 300
 #: Elements after the container (its following siblings, then its parent's) that may hold the
 #: page links: the pager sits right after the article, not at the foot of the page.
 MAX_FOLLOWING: Final = 4
+#: Longer link texts are no page links (checked before the text is normalised).
+MAX_LINK_TEXT: Final = 60
 #: Link texts that name the next page, by language (whole text, casefolded, arrows stripped).
 NEXT_WORDS: Final = frozenset(
     """next|next page|continue|continued|continue reading on next page|nächste seite|nächste|weiter|
@@ -91,11 +93,6 @@ def page_number(url: str, next_url: str) -> int | None:
     return None
 
 
-def _link_text(element: Any) -> str:
-    text = " ".join("".join(element.itertext()).split())
-    return text.strip(_STRIP).casefold()
-
-
 def _links_around(container: Any) -> list[Any]:
     """`<a>` elements in the container, then in the few elements right after it (its following
     siblings, then its parent's): bounded, in document order."""
@@ -147,23 +144,29 @@ def next_page_url(container: Any, url: str | None, head_next: str | None = None)
         href = link.get("href")
         if not href or href.startswith(("#", "javascript:", "mailto:")):
             continue
-        target = urljoin(url, href.strip())
-        rel = (link.get("rel") or "").lower().split()
-        text = _link_text(link)
+        rel = link.get("rel")
         rank = 3
-        if "next" in rel:
+        text = ""
+        if rel and "next" in rel.lower().split():
             rank = 0
-        elif text.isdigit() and len(text) < 4:
-            rank = 1
-        elif text in NEXT_WORDS:
-            rank = 2
         else:
-            worded = _WORDED_NUMBER.match(text)
-            if worded is not None:
+            # Cheap tests first: page links are short, and most links are long or headlines.
+            text = link.text or "" if len(link) == 0 else "".join(link.itertext())
+            if len(text) > MAX_LINK_TEXT:
+                continue
+            text = " ".join(text.split()).strip(_STRIP).casefold()
+            if text.isdigit() and len(text) < 4:
                 rank = 1
-                text = worded.group(1) or worded.group(2)
+            elif text in NEXT_WORDS:
+                rank = 2
+            else:
+                worded = _WORDED_NUMBER.match(text)
+                if worded is not None:
+                    rank = 1
+                    text = worded.group(1) or worded.group(2)
         if rank == 3:
             continue
+        target = urljoin(url, href.strip())
         number = page_number(url, target)
         if number is None:
             continue
