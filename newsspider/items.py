@@ -67,8 +67,8 @@ class PageItem:
         content_type = raw_type.decode("latin-1") if raw_type else None
         meta: dict[str, Any] = {k: request_meta[k] for k in _COPIED_META if k in request_meta}
         request = getattr(response, "request", None)
-        if request is not None:  # a multi-page story asks for its next pages at this priority
-            meta["priority"] = request.priority
+        if request is not None and request.priority:
+            meta["priority"] = request.priority  # a multi-page story's next pages get it too
         return cls(
             url=response.url,
             body=body,
@@ -121,6 +121,8 @@ class ArticleItem:
     page_type: str = "other"
     encoding: str | None = None
     warnings: list[str] = field(default_factory=list)
+    #: A multi-page story's next page when it was not joined (joining off or stopped early).
+    next_page_url: str | None = None
     #: When the page was fetched (ISO 8601 UTC).
     fetched_at: str | None = None
     #: True when kept although below ``NEWSSPIDER_MIN_CONFIDENCE`` (flag mode).

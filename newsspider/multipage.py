@@ -141,6 +141,7 @@ class StoryJoiner:
         story["digests"].append(digest)
         self.stats.inc_value(PAGE_COUNT)
         next_url = article.next_page_url
+        story["next"] = next_url
         if not next_url:
             return self._finish(story, None)
         if next_url in story["urls"]:
@@ -175,6 +176,8 @@ class StoryJoiner:
 
     def _finish(self, story: dict[str, Any], stopped: str | None) -> ArticleItem:
         item = ArticleItem(**story["item"])
+        # Where the story stopped early (the page not joined); None when it ended on its last.
+        item.next_page_url = story.get("next", item.next_page_url) if stopped == "limit" else None
         pages = len(story["bodies"])
         if pages > 1:
             item.body = _BODY_SEPARATOR.join(story["bodies"])

@@ -172,3 +172,151 @@ def test_the_setting_turns_joining_off(tmp_path: Path) -> None:
     first = site.stories[0]
     item = next(i for i in result.items if i["url"] == site.url + first.paths[0])
     assert _share_found(first.served_paragraphs, item["body"]) < 0.5
+
+
+# --- the joiner: stops, failures, a JOBDIR round trip ----------------------------------------
+
+
+class _Stats:
+    def __init__(self) -> None:
+        self.values: dict[str, int] = {}
+
+    def inc_value(self, key: str, count: int = 1) -> None:
+        self.values[key] = self.values.get(key, 0) + count
+
+
+class _Engine:
+    def __init__(self) -> None:
+        self.requests: list[Any] = []
+
+    def crawl(self, request: Any) -> None:
+        self.requests.append(request)
+
+
+class _Crawler:
+    def __init__(self, spider: Any) -> None:
+        from scrapy.settings import Settings
+
+        self.settings = Settings()
+        self.stats = _Stats()
+        self.engine = _Engine()
+        self.spider = spider
+
+
+def _story_pages(count: int) -> list[tuple[str, Any]]:
+    from newsspider.extraction.article import Article
+
+    urls = [f"https://a.example/s/story.html?page={n + 1}" for n in range(count)]
+    return [
+        (
+            url,
+            Article(
+                url=url,
+                title="Story",
+                body=f"Text of page {n + 1}. " * 20,
+                page_type="article",
+                next_page_url=urls[n + 1] if n + 1 < count else None,
+            ),
+        )
+        for n, url in enumerate(urls)
+    ]
+
+
+def _joiner(max_pages: int = 10) -> tuple[Any, Any, Any]:
+    from scrapy import Spider
+
+    from newsspider.multipage import StoryJoiner
+
+    spider = Spider(name="any")
+    crawler = _Crawler(spider)
+    joiner = StoryJoiner(crawler, max_pages)
+    joiner.open()
+    return joiner, crawler, spider
+
+
+def _begin(joiner: Any, url: str, article: Any) -> bool:
+    from newsspider.items import ArticleItem, PageItem
+
+    page = PageItem(url=url, body=b"<html></html>")
+    return bool(joiner.begin(ArticleItem.from_article(article, page), article, page))
+
+
+def _continuation(request: Any, article: Any, body: bytes = b"<html>x</html>") -> Any:
+    from newsspider.items import PageItem
+    from newsspider.settings_defaults import META_STORY
+
+    return PageItem(url=request.url, body=body, meta={META_STORY: request.meta[META_STORY]})
+
+
+def test_a_story_joins_its_pages_in_order_across_a_jobdir_round_trip() -> None:
+    import pickle
+
+    from scrapy import Spider
+    from scrapy.http import HtmlResponse
+    from scrapy.utils.request import request_from_dict
+
+    from newsspider.multipage import bind_callbacks
+
+    joiner, crawler, spider = _joiner()
+    pages = _story_pages(3)
+    assert _begin(joiner, *pages[0])
+    request = crawler.engine.requests[-1]
+    assert request.url == pages[1][0] and request.dont_filter
+    # Paused: the queue holds the request as a dict; a new process, a new spider object.
+    saved = pickle.dumps(request.to_dict(spider=spider))
+    resumed_spider = Spider(name="any")
+    bind_callbacks(resumed_spider)
+    restored = request_from_dict(pickle.loads(saved), spider=resumed_spider)
+    response = HtmlResponse(restored.url, body=b"<html></html>", request=restored)
+    (page_item,) = list(restored.callback(response))
+    page_item = _continuation(restored, pages[1][1])
+    assert joiner.add(page_item, pages[1][1]) is None  # page 3 asked for
+    last = crawler.engine.requests[-1]
+    joined = joiner.add(_continuation(last, pages[2][1]), pages[2][1])
+    assert joined is not None and joined.url == pages[0][0]
+    assert joined.body.index("page 1") < joined.body.index("page 2") < joined.body.index("page 3")
+    assert joined.next_page_url is None and not joined.warnings
+    assert crawler.stats.values["newsspider/multipage/story_count"] == 1
+    assert crawler.stats.values["newsspider/multipage/page_count"] == 2
+
+
+def test_a_failed_continuation_keeps_what_was_fetched_with_a_warning() -> None:
+    from twisted.python.failure import Failure
+
+    joiner, crawler, spider = _joiner()
+    pages = _story_pages(3)
+    _begin(joiner, *pages[0])
+    request = crawler.engine.requests[-1]
+    failure = Failure(ConnectionError("refused"))
+    failure.request = request  # type: ignore[attr-defined]
+    (item,) = list(request.errback(failure))
+    joined = joiner.add(item, None)
+    assert joined is not None and "Text of page 1" in joined.body
+    assert "multipage-continuation-failed" in joined.warnings
+
+
+def test_a_repeated_page_a_cycle_and_the_page_limit_stop_the_story() -> None:
+    from dataclasses import replace
+
+    # Page 2 repeats page 1's text (a site serving page 1 for any page number).
+    joiner, crawler, _ = _joiner()
+    pages = _story_pages(3)
+    _begin(joiner, *pages[0])
+    repeat = replace(pages[1][1], body=pages[0][1].body)
+    joined = joiner.add(_continuation(crawler.engine.requests[-1], repeat), repeat)
+    assert joined is not None and joined.body == pages[0][1].body
+    assert crawler.stats.values["newsspider/multipage/stopped_count/repeat"] == 1
+    # Page 2 links back to page 1.
+    joiner, crawler, _ = _joiner()
+    _begin(joiner, *pages[0])
+    back = replace(pages[1][1], next_page_url=pages[0][0])
+    joined = joiner.add(_continuation(crawler.engine.requests[-1], back), back)
+    assert joined is not None and "page 2" in joined.body
+    assert crawler.stats.values["newsspider/multipage/stopped_count/cycle"] == 1
+    # At most two pages.
+    joiner, crawler, _ = _joiner(max_pages=2)
+    _begin(joiner, *pages[0])
+    joined = joiner.add(_continuation(crawler.engine.requests[-1], pages[1][1]), pages[1][1])
+    assert joined is not None and "page 3" not in joined.body
+    assert joined.next_page_url == pages[2][0]
+    assert "multipage-page-limit" in joined.warnings
