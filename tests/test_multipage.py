@@ -269,7 +269,7 @@ def test_a_story_joins_its_pages_in_order_across_a_jobdir_round_trip() -> None:
     restored = request_from_dict(pickle.loads(saved), spider=resumed_spider)
     response = HtmlResponse(restored.url, body=b"<html></html>", request=restored)
     (page_item,) = list(restored.callback(response))
-    page_item = _continuation(restored, pages[1][1])
+    assert page_item.meta["newsspider_story"]["urls"] == [pages[0][0]]
     assert joiner.add(page_item, pages[1][1]) is None  # page 3 asked for
     last = crawler.engine.requests[-1]
     joined = joiner.add(_continuation(last, pages[2][1]), pages[2][1])
@@ -283,7 +283,7 @@ def test_a_story_joins_its_pages_in_order_across_a_jobdir_round_trip() -> None:
 def test_a_failed_continuation_keeps_what_was_fetched_with_a_warning() -> None:
     from twisted.python.failure import Failure
 
-    joiner, crawler, spider = _joiner()
+    joiner, crawler, _ = _joiner()
     pages = _story_pages(3)
     _begin(joiner, *pages[0])
     request = crawler.engine.requests[-1]
