@@ -186,3 +186,64 @@ def test_a_generator_naming_a_forum_package_makes_its_repeated_posts_the_thread(
     assert "must be logged in" not in body
     # A generator that is no forum package changes nothing.
     assert "must be logged in" in extract(_page(_plain_thread(), generator="WordPress 6.5")).body
+
+
+def _shell(body_attrs: str, extra: str = "") -> str:
+    return (
+        "<html><head><title>Sunday ferry in winter - Travel - Community</title></head>"
+        f"<body><div id='app' {body_attrs}></div>{extra}"
+        "<noscript><p>Please enable JavaScript.</p></noscript></body></html>"
+    )
+
+
+def test_discourse_thread_read_from_its_preloaded_data() -> None:
+    import html
+    import json
+
+    topic = {
+        "title": "Sunday ferry in winter",
+        "post_stream": {
+            "posts": [
+                {"username": f"u{i}", "cooked": f"<p>{t}</p>", "like_count": 3}
+                for i, t in enumerate(SHORT_POSTS)
+            ]
+        },
+    }
+    preloaded = json.dumps({"site": "{}", "topic_42": json.dumps(topic)})
+    page = _shell("", f"<div id='data-preloaded' data-preloaded='{html.escape(preloaded)}'></div>")
+    body = extract(page).body
+    for text in SHORT_POSTS:
+        assert text in body
+    assert body.index(SHORT_POSTS[0]) < body.index(SHORT_POSTS[-1])
+    assert "u1" not in body.split() and "enable JavaScript" not in body
+
+
+def test_flarum_thread_read_from_its_json_payload_in_post_order() -> None:
+    import json
+
+    included = [
+        {"type": "users", "id": "1", "attributes": {"username": "skipper"}},
+        *(
+            {
+                "type": "posts",
+                "id": str(10 + i),
+                "attributes": {"number": i + 1, "contentHtml": f"<p>{t}</p>", "votes": 5},
+            }
+            for i, t in reversed(list(enumerate(SHORT_POSTS)))
+        ),
+    ]
+    payload = json.dumps(
+        {"apiDocument": {"data": {"attributes": {"title": "Sunday ferry"}}, "included": included}}
+    )
+    page = _shell(
+        "", f"<script id='flarum-json-payload' type='application/json'>{payload}</script>"
+    )
+    body = extract(page).body
+    positions = [body.index(text) for text in SHORT_POSTS]
+    assert positions == sorted(positions)
+
+
+def test_a_broken_payload_leaves_the_page_as_it_is() -> None:
+    page = _shell("", "<script id='flarum-json-payload'>{not json</script>")
+    article = extract(page)
+    assert "Sunday ferry" not in article.body

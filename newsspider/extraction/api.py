@@ -42,6 +42,11 @@ from newsspider.extraction.metadata.reader import PageMetadata, read_metadata
 from newsspider.extraction.page.cleaning import clean_tree
 from newsspider.extraction.page.noscript import crawler_rendering, source_for_rendering
 from newsspider.extraction.page.page_model import PageSegments
+from newsspider.extraction.page.payload import (
+    has_payload_marker,
+    payload_thread_html,
+    segment_payload,
+)
 from newsspider.extraction.page.segments import segment_page
 from newsspider.extraction.parse.binary import (
     TEXT_SAMPLE,
@@ -134,7 +139,12 @@ def _extract(
     forms = read_form_signals(root)
     head_next = head_next_link(root)  # cleaning drops the head's <link>s and <meta>s
     forum_page = names_forum_package(root)
+    # A thread shipped only as JSON (read before cleaning drops the scripts).
+    payload = payload_thread_html(root) if has_payload_marker(html) else None
     page = _segment(root, url, shell_source)
+    if payload is not None:
+        page = segment_payload(payload, page, url) or page
+        del payload
     del shell_source
     run = _Extraction(
         url,
