@@ -43,6 +43,7 @@ from newsspider.extraction.page.cleaning import clean_tree
 from newsspider.extraction.page.noscript import crawler_rendering, source_for_rendering
 from newsspider.extraction.page.page_model import PageSegments
 from newsspider.extraction.page.payload import (
+    SHELL_MAX_PROSE,
     has_payload_marker,
     payload_thread_html,
     segment_payload,
@@ -55,7 +56,7 @@ from newsspider.extraction.parse.binary import (
     mostly_not_text,
 )
 from newsspider.extraction.parse.decoding import DecodedPage, decode_html
-from newsspider.extraction.parse.parsing import parse_prepared, prepare_markup
+from newsspider.extraction.parse.parsing import parse_html, parse_prepared, prepare_markup
 from newsspider.extraction.stages import StageRecord
 from newsspider.extraction.strategies import STRATEGIES, StrategyInput
 
@@ -139,12 +140,11 @@ def _extract(
     forms = read_form_signals(root)
     head_next = head_next_link(root)  # cleaning drops the head's <link>s and <meta>s
     forum_page = names_forum_package(root)
-    # A thread shipped only as JSON (read before cleaning drops the scripts).
-    payload = payload_thread_html(root) if has_payload_marker(html) else None
     page = _segment(root, url, shell_source)
-    if payload is not None:
-        page = segment_payload(payload, page, url) or page
-        del payload
+    if (page.prose[0] if page.prose else 0) < SHELL_MAX_PROSE and has_payload_marker(html):
+        # A script shell with a thread shipped only as JSON: read from a fresh parse (cleaning
+        # dropped the scripts); only such near-empty pages pay for it.
+        page = _payload_page(html, used_encoding, page, url) or page
     del shell_source
     run = _Extraction(
         url,
@@ -166,6 +166,22 @@ def _extract(
     finally:
         if record is not None:
             run.record(record)
+
+
+def _payload_page(
+    html: bytes | str, encoding: str | None, visible: PageSegments, url: str | None
+) -> PageSegments | None:
+    """The thread of a forum package's JSON payload (`page.payload`), walked; else None."""
+    if isinstance(html, str):
+        text = html
+    else:
+        try:
+            text = html.decode(encoding or "utf-8", "replace")
+        except LookupError:  # a label Python does not know: the JSON is ASCII in practice
+            text = html.decode("utf-8", "replace")
+    fresh = parse_html(text)
+    rendered = payload_thread_html(fresh) if fresh is not None else None
+    return segment_payload(rendered, visible, url) if rendered is not None else None
 
 
 def _segment(root: Any, url: str | None, shell_source: bytes | None) -> PageSegments:

@@ -16,6 +16,7 @@ Hand-written: no maintained library detects article pagination (the peers do not
 from __future__ import annotations
 
 import re
+from itertools import islice
 from typing import Any, Final
 from urllib.parse import urljoin, urlsplit
 
@@ -28,6 +29,8 @@ MAX_LINKS: Final = 300
 MAX_FOLLOWING: Final = 4
 #: Longer link texts are no page links (checked before the text is normalised).
 MAX_LINK_TEXT: Final = 60
+#: Children at each end of the container whose links are looked at.
+EDGE_CHILDREN: Final = 3
 #: Link texts that name the next page, by language (whole text, casefolded, arrows stripped).
 NEXT_WORDS: Final = frozenset(
     """next|next page|continue|continued|continue reading on next page|nächste seite|nächste|weiter|
@@ -94,24 +97,28 @@ def page_number(url: str, next_url: str) -> int | None:
 
 
 def _links_around(container: Any) -> list[Any]:
-    """`<a>` elements in the container, then in the few elements right after it (its following
-    siblings, then its parent's): bounded, in document order."""
-    links: list[Any] = []
-    for link in container.iter("a"):
-        links.append(link)
-        if len(links) >= MAX_LINKS:
-            return links
+    """`<a>` elements at the container's edges, then in the few elements right after it (its
+    following siblings, then its parent's): bounded, in document order."""
+    # Inside: the container's first and last few children (a pager sits at the top or the
+    # foot of the text, not between its paragraphs), through single-child wrappers.
+    inner = container
+    children = [child for child in inner if isinstance(child.tag, str)]
+    while len(children) == 1:
+        inner = children[0]
+        children = [child for child in inner if isinstance(child.tag, str)]
+    if len(children) > EDGE_CHILDREN * 2:
+        children = children[:EDGE_CHILDREN] + children[-EDGE_CHILDREN:]
+    links: list[Any] = [] if inner.tag != "a" else [inner]
+    for child in children:
+        links.extend(islice(child.iter("a"), MAX_LINKS))
     node = container
     for _ in range(2):
         sibling = node.getnext()
         taken = 0
-        while sibling is not None and taken < MAX_FOLLOWING:
+        while sibling is not None and taken < MAX_FOLLOWING and len(links) < 2 * MAX_LINKS:
             if isinstance(sibling.tag, str):
                 taken += 1
-                for link in sibling.iter("a"):
-                    links.append(link)
-                    if len(links) >= MAX_LINKS:
-                        return links
+                links.extend(islice(sibling.iter("a"), MAX_LINKS))
             sibling = sibling.getnext()
         parent = node.getparent()
         if parent is None:
