@@ -163,6 +163,23 @@ def test_short_thread_wins_over_a_longer_notice(package: str) -> None:
     assert body.index(SHORT_POSTS[0]) < body.index(SHORT_POSTS[-1])
     assert "must be logged in" not in body
     assert "My boat" not in body and "cheers" not in body  # signatures
+    for chrome in ("votes", "likes", "Posts:", "Junior Member", "Like Reply", "Post #"):
+        assert chrome not in body, (package, chrome)  # vote counts, user cards, buttons
+
+
+def test_quoted_reply_chrome_is_left_out_of_the_post() -> None:
+    quote = (
+        "<blockquote class='bbCodeBlock bbCodeBlock--expandable bbCodeBlock--quote'>"
+        "<div class='bbCodeBlock-title'><a href='/goto/post?id=1'>u0 said:</a></div>"
+        "<div class='bbCodeBlock-content'><div class='bbCodeBlock-expandContent'>"
+        "Does the ferry still run on Sundays?</div><div class='bbCodeBlock-expandLink'>"
+        "<a role='button'>Click to expand...</a></div></div></blockquote>"
+    )
+    posts = [SHORT_POSTS[0], quote + SHORT_POSTS[1], SHORT_POSTS[2]]
+    body = extract(_page(xenforo(posts))).body
+    for text in SHORT_POSTS:
+        assert text in body
+    assert "said:" not in body and "Click to expand" not in body
 
 
 def _plain_thread() -> str:
