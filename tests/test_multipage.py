@@ -320,3 +320,33 @@ def test_a_repeated_page_a_cycle_and_the_page_limit_stop_the_story() -> None:
     assert joined is not None and "page 3" not in joined.body
     assert joined.next_page_url == pages[2][0]
     assert "multipage-page-limit" in joined.warnings
+
+
+@pytest.mark.parametrize(
+    ("url", "story"),
+    [
+        ("https://a.example/news/2026/03/05/harbor-council-approves-new-flood-plan/", True),
+        ("https://a.example/politics/budget.html", True),
+        ("https://a.example/articles/482913", True),
+        ("https://a.example/", False),
+        ("https://a.example/reviews/headphones/", False),
+        ("https://a.example/shop/lamps-and-lights-c042/", False),
+        ("https://a.example/region/40512/CA/Town", False),
+    ],
+)
+def test_only_story_shaped_urls_continue(url: str, story: bool) -> None:
+    from newsspider.extraction.body.continuation import story_url
+
+    assert story_url(url) is story
+
+
+def test_a_category_page_taken_for_an_article_reports_no_next_page() -> None:
+    paragraphs = "".join(
+        f"<p>{'A long text about lamps and lights for every room. ' * 8}</p>" for _ in range(5)
+    )
+    html = (
+        "<html lang='en'><head><title>Lamps</title><link rel='next' href='?page=2'></head><body>"
+        f"<main><article><h1>Lamps and lights</h1>{paragraphs}<a href='?page=2'>2</a></article>"
+        "</main></body></html>"
+    )
+    assert newsspider.extract(html, "https://a.example/shop/lamps/").next_page_url is None

@@ -51,6 +51,12 @@ _WORDED_NUMBER: Final = re.compile(
 _PAGE_WORDS: Final = frozenset(
     "page pages p pg paged seite pagina página strona side sivu sayfa pag part teil".split()
 )
+#: A story URL's slug has at least this many words (tuned on the development corpora's pages
+#: reporting a next page: listings classified as articles have one to four).
+MIN_SLUG_WORDS: Final = 5
+_FILE_SUFFIXES: Final = (".html", ".htm", ".shtml", ".php", ".asp", ".aspx", ".jsp")
+_LONG_NUMBER: Final = re.compile(r"\d{4}")
+_SLUG_SPLIT: Final = re.compile(r"[-_.+]+")
 _TOKEN: Final = re.compile(r"[^\W_]+")
 _NUMBER: Final = re.compile(r"\d+")
 _STRIP: Final = " \t\r\n»›>→…·|-–—:()[]«‹<←"
@@ -140,11 +146,31 @@ def head_next_link(root: Any) -> str | None:
     return None
 
 
+def story_url(url: str) -> bool:
+    """Does the URL have a story's shape? Its last path segment is a file (``.html``), holds an
+    id or a date (four digits or more) or is a slug of five words or more. Section, category
+    and home URLs (``/electronics/``, ``/cat/sofas-fu003/``, ``/``) are not: the classifier
+    takes some of those listings for articles, and their pagination is no continuation."""
+    segments = [segment for segment in urlsplit(url).path.split("/") if segment]
+    # A later page's own number ("/slug/2/", "/slug/page/2/") is not the story's segment.
+    while segments and (
+        (segments[-1].isdigit() and len(segments[-1]) < 4) or segments[-1].lower() in _PAGE_WORDS
+    ):
+        segments.pop()
+    if not segments:
+        return False
+    last = segments[-1].lower()
+    if last.endswith(_FILE_SUFFIXES) or _LONG_NUMBER.search(last) is not None:
+        return True
+    return len([word for word in _SLUG_SPLIT.split(last) if word]) >= MIN_SLUG_WORDS
+
+
 def next_page_url(container: Any, url: str | None, head_next: str | None = None) -> str | None:
     """The URL of the article's next page: rel="next", the numbered link one above this page's
     number, or a next-page word, in or right after `container` (an lxml element); the head's
-    rel="next" when none of those is there. None when there is none or no URL to resolve."""
-    if not url:
+    rel="next" when none of those is there. None when there is none, no URL to resolve, or the
+    URL has no story's shape (`story_url`)."""
+    if not url or not story_url(url):
         return None
     candidates: list[tuple[int, int, str]] = []  # rank (rel=next, numbered, worded), number
     for link in _links_around(container):
