@@ -160,7 +160,17 @@ class StoryJoiner:
         if spider is None or engine is None:
             return False
         bind_callbacks(spider)
-        request = Request(
+        try:
+            request = self._new_request(Request, spider, story, url)
+        except ValueError as exc:  # a URL Scrapy refuses: the story keeps what it has
+            logger.warning("Continuation page %r not requested: %s", url, exc)
+            return False
+        engine.crawl(request)
+        return True
+
+    @staticmethod
+    def _new_request(request_class: Any, spider: Any, story: dict[str, Any], url: str) -> Any:
+        return request_class(
             url,
             callback=getattr(spider, CALLBACK),
             errback=getattr(spider, ERRBACK),
@@ -171,8 +181,6 @@ class StoryJoiner:
             # Judged as part of the story, not on their own ("thin" second pages are normal).
             meta={META_STORY: story, META_JUDGE: False},
         )
-        engine.crawl(request)
-        return True
 
     def _finish(self, story: dict[str, Any], stopped: str | None) -> ArticleItem:
         item = ArticleItem(**story["item"])

@@ -350,3 +350,19 @@ def test_a_category_page_taken_for_an_article_reports_no_next_page() -> None:
         "</main></body></html>"
     )
     assert newsspider.extract(html, "https://a.example/shop/lamps/").next_page_url is None
+
+
+def test_hrefs_and_urls_urllib_refuses_give_no_next_page() -> None:
+    paragraphs = "".join(
+        f"<p>{'A story about the harbour and its pier. ' * 10}</p>" for _ in range(5)
+    )
+    html = (
+        "<html><head><title>t</title><link rel='next' href='http://[::1/2'></head><body><article>"
+        f"<h1>A story</h1>{paragraphs}<a href='http://[::1/2'>2</a><a rel='next' href='http://[x'>"
+        "Next</a></article></body></html>"
+    )
+    url = "https://a.example/news/2026/03/05/harbor-council-approves-new-flood-plan/"
+    for page_url in (url, "http://[::1"):
+        article = newsspider.extract(html, page_url)
+        assert "internal-error" not in article.warnings
+        assert article.next_page_url is None

@@ -151,7 +151,11 @@ def story_url(url: str) -> bool:
     id or a date (four digits or more) or is a slug of five words or more. Section, category
     and home URLs (``/electronics/``, ``/cat/sofas-fu003/``, ``/``) are not: the classifier
     takes some of those listings for articles, and their pagination is no continuation."""
-    segments = [segment for segment in urlsplit(url).path.split("/") if segment]
+    try:
+        path = urlsplit(url).path
+    except ValueError:  # an unclosed IPv6 host: urllib refuses it
+        return False
+    segments = [segment for segment in path.split("/") if segment]
     # A later page's own number ("/slug/2/", "/slug/page/2/") is not the story's segment.
     while segments and (
         (segments[-1].isdigit() and len(segments[-1]) < 4) or segments[-1].lower() in _PAGE_WORDS
@@ -199,8 +203,7 @@ def next_page_url(container: Any, url: str | None, head_next: str | None = None)
                     text = worded.group(1) or worded.group(2)
         if rank == 3:
             continue
-        target = urljoin(url, href.strip())
-        number = page_number(url, target)
+        target, number = _resolved(url, href)
         if number is None:
             continue
         if rank == 1 and int(text) != number:
@@ -209,7 +212,17 @@ def next_page_url(container: Any, url: str | None, head_next: str | None = None)
     if candidates:
         return min(candidates)[2]
     if head_next:
-        target = urljoin(url, head_next.strip())
-        if page_number(url, target) is not None and target != url:
+        target, number = _resolved(url, head_next)
+        if number is not None and target != url:
             return target
     return None
+
+
+def _resolved(url: str, href: str) -> tuple[str, int | None]:
+    """The link's absolute URL and the page number it names (`page_number`); no number for an
+    href urllib refuses (an unclosed IPv6 host, found by the fuzzer's pages)."""
+    try:
+        target = urljoin(url, href.strip())
+        return target, page_number(url, target)
+    except ValueError:
+        return "", None
