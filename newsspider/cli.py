@@ -546,6 +546,11 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         print(json.dumps(summary.as_dict(), ensure_ascii=False, indent=2))
     else:
         print_summary(summary, sys.stdout)
+    if summary.split_whole < summary.split_total:
+        # `make demo` checks that stories split over pages come out joined.
+        print(f"newsspider demo: {summary.split_total - summary.split_whole} stories split over"
+              " pages did not come out whole", file=sys.stderr)  # fmt: skip
+        return 1
     return 0
 
 

@@ -12,13 +12,13 @@ from typing import Any, Final
 
 from newsspider.extraction.article import Article, ArticleImage
 from newsspider.extraction.parse.decoding import usable_encoding
-from newsspider.settings_defaults import META_HINTS
+from newsspider.settings_defaults import META_HINTS, META_STORY
 from newsspider.truncation import response_warnings
 
 __all__ = ["ArticleItem", "PageItem"]
 
 # Request meta keys copied into `PageItem.meta` (all JSON-friendly, all set by Scrapy itself).
-_COPIED_META: Final = ("depth", "redirect_urls", "retry_times")
+_COPIED_META: Final = ("depth", "redirect_urls", "retry_times", META_STORY)
 
 
 def _now_iso() -> str:
@@ -65,6 +65,10 @@ class PageItem:
         body: bytes = response.body
         raw_type = response.headers.get(b"Content-Type")
         content_type = raw_type.decode("latin-1") if raw_type else None
+        meta: dict[str, Any] = {k: request_meta[k] for k in _COPIED_META if k in request_meta}
+        request = getattr(response, "request", None)
+        if request is not None and request.priority:
+            meta["priority"] = request.priority  # a multi-page story's next pages get it too
         return cls(
             url=response.url,
             body=body,
@@ -72,7 +76,7 @@ class PageItem:
             content_type=content_type,
             status=response.status,
             hints=merged_hints,
-            meta={k: request_meta[k] for k in _COPIED_META if k in request_meta},
+            meta=meta,
             warnings=response_warnings(response),
         )
 
@@ -140,6 +144,8 @@ class ArticleItem:
     #: The URL of an earlier article of this crawl whose body this one nearly repeats (the
     #: near-duplicate filter in ``flag`` mode, `newsspider.pipelines.NearDuplicatePipeline`).
     duplicate_of: str | None = None
+    #: A multi-page story's next page when it was not joined (joining off or stopped early).
+    next_page_url: str | None = None
     #: When the page was fetched (ISO 8601 UTC).
     fetched_at: str | None = None
     #: True when kept although below ``NEWSSPIDER_MIN_CONFIDENCE`` (flag mode).

@@ -22,7 +22,8 @@ from newsspider.extraction.article import PAGE_TYPES, Article
 from newsspider.extraction.body.markdown import to_markdown
 from newsspider.extraction.page_judgement import passes_page_type
 from newsspider.items import ArticleItem, PageItem
-from newsspider.settings_defaults import DEFAULTS, PIPELINE_ENABLED
+from newsspider.multipage import StoryJoiner
+from newsspider.settings_defaults import DEFAULTS, META_STORY, PIPELINE_ENABLED
 from newsspider.workers.extraction_runner import ExtractionRunner
 from newsspider.workers.pipeline_config import PipelineConfig
 
@@ -54,9 +55,15 @@ class ArticlePipeline:
     """
 
     def __init__(
-        self, config: PipelineConfig, stats: Any, runner: ExtractionRunner | None = None
+        self,
+        config: PipelineConfig,
+        stats: Any,
+        runner: ExtractionRunner | None = None,
+        stories: StoryJoiner | None = None,
     ) -> None:
         self.config = config
+        #: Multi-page articles (`newsspider.multipage`); None when off.
+        self.stories = stories
         self.stats = stats
         #: Shared with the content filter of the same crawl (`ExtractionRunner.for_crawler`).
         self._runner = runner if runner is not None else ExtractionRunner(config, stats)
@@ -68,11 +75,13 @@ class ArticlePipeline:
         if not crawler.settings.getbool(PIPELINE_ENABLED, DEFAULTS[PIPELINE_ENABLED]):
             raise NotConfigured  # bare: an explicit choice, not worth a warning
         runner = ExtractionRunner.for_crawler(crawler)
-        return cls(runner.config, crawler.stats, runner)
+        return cls(runner.config, crawler.stats, runner, StoryJoiner.from_crawler(crawler))
 
     def open_spider(self) -> None:
         # Process mode: the workers start (and import) now, while the first pages download.
         self._runner.start()
+        if self.stories is not None:
+            self.stories.open()
 
     def close_spider(self) -> None:
         # Never blocks the event loop; pending work was awaited before the spider closed.
@@ -83,6 +92,8 @@ class ArticlePipeline:
             return item
         stats = self.stats
         stats.inc_value(_PAGE_COUNT)
+        if META_STORY in item.meta:
+            return await self._continuation(item)
         try:
             article = await self._run(item)
         except Exception as exc:
@@ -138,7 +149,27 @@ class ArticlePipeline:
         if item.warnings:
             result.confidence = confidence
             result.warnings = [*result.warnings, *item.warnings]
+        if self.stories is not None and self.stories.begin(result, article, item):
+            # Held back: the item goes on joined, from its last page (`_continuation`).
+            raise DropItem(f"Continued on {article.next_page_url}: {item.url}", log_level="DEBUG")
         return result
+
+    async def _continuation(self, item: PageItem) -> ArticleItem:
+        """A continuation page of a multi-page story: joined into it; the story's item when
+        it ends here (a page that fails to extract ends it with what it has)."""
+        if self.stories is None:  # turned off between a pause and a resume
+            raise DropItem(f"Multi-page stories are off: {item.url}", log_level="DEBUG")
+        article: Article | None = None
+        if item.body:
+            try:
+                article = await self._run(item)
+            except Exception as exc:
+                self.stats.inc_value(_ERROR_COUNT)
+                logger.error("Extraction failed for %s: %r", item.url, exc, exc_info=exc)
+        joined = self.stories.add(item, article)
+        if joined is None:
+            raise DropItem(f"Joined into its story: {item.url}", log_level="DEBUG")
+        return joined
 
     async def _run(self, page: PageItem) -> Article:
         prepared = self._runner.prepared.take(page.body, page.url, page.encoding, page.hints)

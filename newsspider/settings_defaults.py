@@ -71,6 +71,13 @@ EXPLAIN_MAX: Final = "NEWSSPIDER_EXPLAIN_MAX"
 #: workers); off by default: it costs a conversion per article that most crawls do not read.
 MARKDOWN: Final = "NEWSSPIDER_MARKDOWN"
 
+# --- multi-page articles --------------------------------------------------------------------
+
+#: Fetch an article's continuation pages (`Article.next_page_url`) and join them into one item.
+MULTIPAGE_ENABLED: Final = "NEWSSPIDER_MULTIPAGE_ENABLED"
+#: Most pages joined into one story (the first included); the rest are left out, with a warning.
+MULTIPAGE_MAX_PAGES: Final = "NEWSSPIDER_MULTIPAGE_MAX_PAGES"
+
 # --- content filter (downloader middleware) -------------------------------------------------
 
 #: Drop thin, non-HTML, error, wall and listing pages before they reach the spider.
@@ -171,6 +178,8 @@ DEFAULTS: Final[dict[str, Any]] = {
     BUNDLED_SPIDERS: True,
     EXPLAIN_MAX: 100,
     MARKDOWN: False,
+    MULTIPAGE_ENABLED: True,
+    MULTIPAGE_MAX_PAGES: 10,
     CONTENT_FILTER_ENABLED: True,
     CONTENT_FILTER_SCOPE: "marked",
     CONTENT_FILTER_REASONS: list(FILTER_REASONS),
@@ -211,5 +220,8 @@ META_HINTS: Final = "newsspider_hints"
 #: str: the host (without ``www.``) of the start URL a ``site`` crawl request descends from, so
 #: that any worker of a shared crawl keeps that request's links on its site.
 META_SITE: Final = "newsspider_site"
+#: dict: a multi-page story being joined (`newsspider.multipage.Story`), on the requests of its
+#: continuation pages; plain data, so that a JOBDIR queue keeps it over a pause.
+META_STORY: Final = "newsspider_story"
 #: Set by the content filter on kept responses: the `PageVerdict` as a dict (for debugging).
 META_VERDICT: Final = "newsspider_verdict"

@@ -204,7 +204,10 @@ def article_page(
     most_read: Sequence[Teaser] = (),
     comments: Sequence[str] = (),
     wire_path: str | None = None,
+    pager: str = "",
 ) -> str:
+    """An article page; ``pager``: the links to the other pages of a story split over pages,
+    put right after its text."""
     lab = edition.labels
     url = ctx.site_url + (wire_path or article.path)
     section = _section_name(edition, article.section)
@@ -258,6 +261,7 @@ def article_page(
             "</figure>"
         )
     paragraphs = "".join(f"<p>{escape(p)}</p>" for p in article.paragraphs)
+    lede = f'<p class="lede"><strong>{escape(article.lede)}</strong></p>' if article.lede else ""
     related_html = ""
     if related:
         related_html = (
@@ -288,10 +292,11 @@ def article_page(
 <div class="byline">{escape(lab["by"])} {byline} · {dates}</div>
 {share}
 <div class="story-body">
-<p class="lede"><strong>{escape(article.lede)}</strong></p>
+{lede}
 {figure}
 {paragraphs}
 </div>
+{pager}
 <div class="tags">{escape(lab["tag"])}:
  <a href="/{edition.lang}/{article.section}/">{escape(section)}</a></div>
 </article>
@@ -313,6 +318,16 @@ def article_page(
         ],
         body_class="article",
     )
+
+
+def story_pager(paths: Sequence[str], current: int, lang: str) -> str:
+    """ "Page 1 2" links of a story split over pages (the current page unlinked)."""
+    label = {"en": "Pages", "zh": "页", "ru": "Страницы"}.get(lang, "Pages")
+    links = " ".join(
+        f"<span class='current'>{n + 1}</span>" if n == current else f'<a href="{p}">{n + 1}</a>'
+        for n, p in enumerate(paths)
+    )
+    return f'<nav class="story-pages">{escape(label)}: {links}</nav>'
 
 
 def thin_page(

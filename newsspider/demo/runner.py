@@ -33,6 +33,9 @@ class DemoSummary:
     truth_found: int = 0
     titles_right: int = 0
     dates_right: int = 0
+    #: Articles split over pages, and how many came out whole (every paragraph in one record).
+    split_total: int = 0
+    split_whole: int = 0
     seconds: float = 0.0
 
     def as_dict(self) -> dict[str, Any]:
@@ -47,6 +50,8 @@ class DemoSummary:
                 "found": self.truth_found,
                 "titles_right": self.titles_right,
                 "dates_right": self.dates_right,
+                "split_articles": self.split_total,
+                "split_whole": self.split_whole,
             },
         }
 
@@ -101,7 +106,13 @@ def score(site: DemoSite, records: list[dict[str, Any]], summary: DemoSummary) -
             found.add(match.url)
             summary.titles_right += record.get("title") == match.title
             summary.dates_right += (record.get("date") or "")[:10] == match.date[:10]
+            if match.url in site.split_articles:
+                body = " ".join(str(record.get("body") or "").split())
+                summary.split_whole += all(
+                    " ".join(p.split()) in body for p in (match.lede, *match.paragraphs)
+                )
     summary.truth_found = len(found)
+    summary.split_total = len(site.split_articles)
 
 
 def run_demo(out_dir: Path, *, progress: bool = False, log_level: str = "WARNING") -> DemoSummary:
@@ -149,4 +160,5 @@ def print_summary(summary: DemoSummary, out: TextIO) -> None:
         f"  median confidence: {median}\n"
         f"  against the site:  {summary.truth_found}/{summary.truth_total} articles found, "
         f"{summary.titles_right} titles and {summary.dates_right} dates right\n"
+        f"  split over pages:  {summary.split_whole}/{summary.split_total} stories whole\n"
     )

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import gzip
 import random
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from functools import partial
 
@@ -34,6 +35,8 @@ from newsspider.demo.texts import zh as text_zh
 SEED = 20260305
 EDITIONS: tuple[EditionText, ...] = (text_en.EDITION, text_zh.EDITION, text_ru.EDITION)
 PAGE_SIZE = 2
+#: Every this many English articles, one is split over two pages (`DemoSite.split_articles`).
+SPLIT_EVERY = 4
 FIRST_DAY = datetime(2026, 2, 8)
 
 
@@ -84,6 +87,9 @@ class DemoSite:
     disallowed_urls: list[str] = field(default_factory=list)
     feed_urls: list[str] = field(default_factory=list)
     sitemap_index_url: str = ""
+    #: Articles split over pages: the article's URL -> its continuation pages' URLs. Their
+    #: truth (`DemoArticle`) is the whole story, which the crawl must join.
+    split_articles: dict[str, tuple[str, ...]] = field(default_factory=dict)
     #: Pages listed in the plain (non-news) sitemap: home, editions, sections.
     plain_sitemap_urls: list[str] = field(default_factory=list)
 
@@ -174,6 +180,41 @@ def _make_articles(base_url: str, rng: random.Random) -> list[DemoArticle]:
     return articles
 
 
+def _put_split_article(
+    site: DemoSite,
+    put: Callable[[str, str], None],
+    article: DemoArticle,
+    *,
+    ctx: render.Context,
+    edition: EditionText,
+    related: list[render.Teaser],
+    most_read: list[render.Teaser],
+    comments: list[str],
+) -> None:
+    """The article over two pages (``.../slug/`` and ``.../slug/2/``): the lede and the first
+    half of its paragraphs, then the rest, with numbered page links after the text."""
+    half = len(article.paragraphs) // 2
+    paths = (article.path, f"{article.path}2/")
+    parts = (
+        replace(article, paragraphs=article.paragraphs[:half]),
+        replace(article, lede="", paragraphs=article.paragraphs[half:]),
+    )
+    for page, (path, part) in enumerate(zip(paths, parts, strict=True)):
+        put(
+            path,
+            render.article_page(
+                ctx,
+                edition,
+                part,
+                related=related,
+                most_read=most_read,
+                comments=comments if page == len(paths) - 1 else [],
+                pager=render.story_pager(paths, page, edition.lang),
+            ),
+        )
+    site.split_articles[article.url] = tuple(site.base_url + path for path in paths[1:])
+
+
 def build_site(base_url: str) -> DemoSite:
     """Every page of the demo site for a server reachable at ``base_url`` (no trailing slash)."""
     base_url = base_url.rstrip("/")
@@ -221,17 +262,35 @@ def build_site(base_url: str) -> DemoSite:
             site.broken_urls.append(base_url + gone)
             put(gone, render.error_page(ctx, edition, 404), status=404)
 
-        for article in mine:
+        for position, article in enumerate(mine):
             related = [t for t in teasers if t.section == article.section and t.url != article.path]
+            related_sample = rng.sample(related, 3)
+            comments = rng.sample(edition.comments, rng.randint(2, 4))
+            if (
+                edition.lang == "en"
+                and position % SPLIT_EVERY == 1
+                and len(article.paragraphs) >= 4
+            ):
+                _put_split_article(
+                    site,
+                    put,
+                    article,
+                    ctx=ctx,
+                    edition=edition,
+                    related=related_sample,
+                    most_read=most_read + broken,
+                    comments=comments,
+                )
+                continue
             put(
                 article.path,
                 render.article_page(
                     ctx,
                     edition,
                     article,
-                    related=rng.sample(related, 3),
+                    related=related_sample,
                     most_read=most_read + broken,
-                    comments=rng.sample(edition.comments, rng.randint(2, 4)),
+                    comments=comments,
                 ),
             )
 

@@ -10,9 +10,14 @@ from typing import Any, Final
 from newsspider.extraction.article import Article, ArticleImage
 from newsspider.extraction.body.article_html import article_html
 from newsspider.extraction.body.assembly import BodySelection, body_text, select_body
+from newsspider.extraction.body.continuation import head_next_link, next_page_url
 from newsspider.extraction.body.page_content import CONTENT_PAGE_TYPES, content_selection
 from newsspider.extraction.body.scoring import ContainerChoice, choose_container
-from newsspider.extraction.body.threads import ThreadSelection, thread_selection
+from newsspider.extraction.body.threads import (
+    ThreadSelection,
+    names_forum_package,
+    thread_selection,
+)
 from newsspider.extraction.body.trimming import trim_edges
 from newsspider.extraction.classify.confidence import (
     DROP_THRESHOLD,
@@ -51,6 +56,12 @@ from newsspider.extraction.page.cleaning import clean_tree
 from newsspider.extraction.page.noscript import crawler_rendering, source_for_rendering
 from newsspider.extraction.page.page_media import PageMedia, read_page_media
 from newsspider.extraction.page.page_model import PageSegments
+from newsspider.extraction.page.payload import (
+    SHELL_MAX_PROSE,
+    has_payload_marker,
+    payload_thread_html,
+    segment_payload,
+)
 from newsspider.extraction.page.segments import segment_page
 from newsspider.extraction.parse.binary import (
     TEXT_SAMPLE,
@@ -59,7 +70,7 @@ from newsspider.extraction.parse.binary import (
     mostly_not_text,
 )
 from newsspider.extraction.parse.decoding import DecodedPage, decode_html
-from newsspider.extraction.parse.parsing import parse_prepared, prepare_markup
+from newsspider.extraction.parse.parsing import parse_html, parse_prepared, prepare_markup
 from newsspider.extraction.stages import StageRecord
 from newsspider.extraction.strategies import STRATEGIES, StrategyInput
 
@@ -116,6 +127,10 @@ def extract(
         return Article(url=url, page_type="other", warnings=("internal-error",))
 
 
+#: Page types whose next page continues the same text (a listing's next page holds others).
+_CONTINUED_TYPES: Final = frozenset({"article"})
+
+
 def _extract(
     html: bytes | str,
     url: str | None,
@@ -142,7 +157,13 @@ def _extract(
     # fields (what `read_form_signals` reads).
     controls = read_controls(root)
     media = read_page_media(root, url)  # before cleaning strips <head>
+    head_next = head_next_link(root)  # cleaning drops the head's <link>s and <meta>s
+    forum_page = names_forum_package(root)
     page = _segment(root, url, shell_source, media)
+    if (page.prose[0] if page.prose else 0) < SHELL_MAX_PROSE and has_payload_marker(html):
+        # A script shell with a thread shipped only as JSON: read from a fresh parse (cleaning
+        # dropped the scripts); only such near-empty pages pay for it.
+        page = _payload_page(html, used_encoding, page, url) or page
     del shell_source
     run = _Extraction(
         url,
@@ -154,6 +175,7 @@ def _extract(
         explaining=record is not None,
     )
     run.media = media
+    run.head_next, run.forum_page = head_next, forum_page
     try:
         if not run.choose_body(root, algorithm):
             return _without_body(url, used_encoding, metadata, warnings)
@@ -165,6 +187,22 @@ def _extract(
     finally:
         if record is not None:
             run.record(record)
+
+
+def _payload_page(
+    html: bytes | str, encoding: str | None, visible: PageSegments, url: str | None
+) -> PageSegments | None:
+    """The thread of a forum package's JSON payload (`page.payload`), walked; else None."""
+    if isinstance(html, str):
+        text = html
+    else:
+        try:
+            text = html.decode(encoding or "utf-8", "replace")
+        except LookupError:  # a label Python does not know: the JSON is ASCII in practice
+            text = html.decode("utf-8", "replace")
+    fresh = parse_html(text)
+    rendered = payload_thread_html(fresh) if fresh is not None else None
+    return segment_payload(rendered, visible, url) if rendered is not None else None
 
 
 def _segment(
@@ -231,6 +269,11 @@ class _Extraction:
         self.article_selection: BodySelection | None = None
         #: The base URL and video embeds `article_html` needs (`page_media`).
         self.media: PageMedia | None = None
+        #: The head's ``<link rel="next">`` and the article's next page (`continuation`).
+        self.head_next: str | None = None
+        #: The page's generator names a forum package (`threads.names_forum_package`).
+        self.forum_page = False
+        self.next_page: str | None = None
 
     def choose_body(self, root: Any, algorithm: str) -> bool:
         """The body: the default algorithm's container (or a forum thread's posts), trimmed at
@@ -245,7 +288,7 @@ class _Extraction:
         choice = choose_container(page)
         if choice is None:
             return False
-        thread = thread_selection(page, choice)
+        thread = thread_selection(page, choice, self.forum_page)
         if thread is not None:
             self.selection = thread.selection
         else:
@@ -253,6 +296,9 @@ class _Extraction:
             metadata = self.metadata
             self.selection = trim_edges(page, self.untrimmed, metadata.title, metadata.authors)
         self.choice, self.thread = choice, thread
+        if thread is None and self.selection.container >= 0:
+            container = page.block_elements[self.selection.container]
+            self.next_page = next_page_url(container, self.url, self.head_next)
         self.runner_up_ratio = choice.runner_up / choice.score if choice.score > 0 else 1.0
         self.furniture = choice.furniture.segments
         # The tree stays until `article` writes the HTML from it (`article_html`).
@@ -374,6 +420,12 @@ class _Extraction:
             article_probability=self._article_probability(),
             encoding=self.encoding,
             warnings=tuple(self.warnings),
+            # Only an article continues on another page: a listing's pages are other stories.
+            next_page_url=(
+                self.next_page
+                if self.page_type in _CONTINUED_TYPES and self.article_selection is None
+                else None
+            ),
             **_metadata_fields(self.metadata, self.text),
         )
 

@@ -106,6 +106,9 @@ class Article:
     #: Diagnostic notes (e.g. "truncated", "no-body-found", "no-article": the page holds no
     #: article and `body` is its own content); stable short tokens.
     warnings: tuple[str, ...] = field(default=())
+    #: The article's next page when it is split over several (``rel="next"``, numbered or
+    #: worded page links of the article itself; never a listing's pagination), made absolute.
+    next_page_url: str | None = None
 
     @property
     def markdown(self) -> str:

@@ -30,10 +30,13 @@ from typing import Any, ClassVar
 
 from scrapy.http import Request, Response, TextResponse
 
+from newsspider.extraction.body.continuation import page_number
 from newsspider.extraction.classify.content_score import score_page
 from newsspider.items import PageItem
 from newsspider.settings_defaults import (
+    DEFAULTS,
     META_SITE,
+    MULTIPAGE_ENABLED,
     SITE_ARTICLE_ALLOW,
     SITE_ARTICLE_DENY,
     SITE_LISTING_ALLOW,
@@ -176,6 +179,12 @@ class SiteSpider(NewsSpider):
         if isinstance(response, TextResponse):
             yield from self._follow(response, depth, 1, listings=False)
 
+    def _multipage(self) -> bool:
+        crawler = getattr(self, "crawler", None)
+        if crawler is None:
+            return False
+        return bool(crawler.settings.getbool(MULTIPAGE_ENABLED, DEFAULTS[MULTIPAGE_ENABLED]))
+
     def _related_allowed(self) -> bool:
         budget = RELATED_PROBE + RELATED_PER_SUCCESS * self.related["articles"]
         return self.related["issued"] < budget
@@ -188,8 +197,14 @@ class SiteSpider(NewsSpider):
         site = response.meta.get(META_SITE)
         # No sites yet only without start URLs (`scrapy check`): the page's own site.
         hosts = self.hosts or [site_host(response.url)]
+        # An article's own next pages are joined into it by the pipeline (`multipage`): never
+        # fetched as articles of their own.
+        joined = not listings and self._multipage()
         for link in classify_links(response.selector.root, response.url, hosts):
             request: Request | None = None
+            if joined and page_number(response.url, link.url) is not None:
+                self._count("continuation_link_skipped_count")
+                continue
             kind = self.rules.kind_of(link)
             if kind is None:
                 self._count("rule_skipped_count")

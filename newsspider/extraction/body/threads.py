@@ -20,7 +20,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from newsspider.extraction.body.assembly import BodySelection
 from newsspider.extraction.body.scoring import ContainerChoice
@@ -61,6 +61,38 @@ MIN_THREAD_PROSE: Final = 200
 MAX_HEADING_GAP: Final = 100
 #: A paragraph above the first post with this much prose (less links) is an introduction.
 MIN_LEAD_PROSE: Final = 100
+#: Post-body templates of the common forum packages (a class of a post's text container or of
+#: one of its two ancestors, case and all: Blogger's ``post-body`` is an article's; and
+#: attribute values): judged by package, never by
+#: site. phpBB ``div.postbody > div.content``, vBulletin ``blockquote.postcontent`` /
+#: ``div.js-post__content-text``, XenForo ``div.bbWrapper``, Discourse ``div.cooked``, bbPress
+#: ``div.bbp-reply-content``, Flarum ``div.Post-body``, MyBB ``div.post_body``, Invision
+#: ``div[data-role=commentContent]``, SMF ``div.post > div.inner``, NodeBB
+#: ``div[component=post/content]``.
+FORUM_POST_CLASSES: Final = frozenset(
+    """postbody postcontent js-post__content-text bbWrapper cooked bbp-reply-content
+    bbp-topic-content Post-body post_body ipsType_richText""".split()
+)
+FORUM_POST_ATTRIBUTES: Final = (
+    ("data-role", "commentContent"),
+    ("component", "post/content"),
+)
+#: Forum packages as the ``generator`` meta tag names them (lowercased, first word).
+FORUM_GENERATORS: Final = (
+    "phpbb",
+    "vbulletin",
+    "xenforo",
+    "discourse",
+    "bbpress",
+    "flarum",
+    "mybb",
+    "invision",
+    "smf",
+    "simple machines",
+    "nodebb",
+)
+#: SMF: ``div.post > div.inner``; phpBB: ``div.postbody > div.content`` (generic words alone).
+_FORUM_POST_PAIRS: Final = frozenset({("post", "inner"), ("postbody", "content")})
 _DIGITS: Final = str.maketrans("", "", "0123456789")
 _DIGIT: Final = re.compile("[0-9]")
 
@@ -279,7 +311,22 @@ def _has_headline(page: PageSegments, post: int, headlines: list[int]) -> bool:
     return index < len(headlines) and headlines[index] <= page.block_ends[top]
 
 
-def is_thread(page: PageSegments, posts: list[int], container: int) -> bool:
+def names_forum_package(root: Any) -> bool:
+    """Does the page's ``generator`` meta tag name a forum package (read before cleaning)?"""
+    head = root.find("head")
+    if head is None:
+        return False
+    for meta in head.iter("meta"):
+        if (meta.get("name") or "").lower() == "generator":
+            content = (meta.get("content") or "").lower()
+            if content.startswith(FORUM_GENERATORS):
+                return True
+    return False
+
+
+def is_thread(
+    page: PageSegments, posts: list[int], container: int, forum_page: bool = False
+) -> bool:
     """Do the posts repeat the template of what the density choice found (or outweigh it)?
 
     The chosen container inside a post means the extractor took one post for the article; a
@@ -294,14 +341,57 @@ def is_thread(page: PageSegments, posts: list[int], container: int) -> bool:
     inside = [post for post in posts if container <= post <= end]
     if inside:
         if sum(prose[post] for post in inside) < POST_SHARE * prose[container]:
-            return False
+            # A container around a short thread and a longer notice or sidebar: a forum
+            # package's post template says the thread is the page.
+            return len(inside) == len(posts) and (forum_page or forum_package_posts(page, posts))
         # An article above its comments: text before the post list, longer than the first
         # post. (An opening post with a template of its own sits inside the post list.)
         post_list = common_ancestor(page, inside)
-        return _lead_prose(page, container, post_list) < prose[inside[0]]
+        return _lead_prose(page, container, post_list) < prose[inside[0]] or (
+            forum_page or forum_package_posts(page, posts)
+        )
     if any(post <= container <= ends[post] for post in posts):
         return True
-    return prose[container] < prose[posts[0]]
+    # A short opening post loses to a longer notice or sidebar by prose; a forum package's
+    # post template says the page is the thread all the same.
+    return prose[container] < prose[posts[0]] or forum_page or forum_package_posts(page, posts)
+
+
+def _class_words(element: Any) -> list[str]:
+    classes = element.get("class")
+    return classes.split() if isinstance(classes, str) else []
+
+
+def forum_package_posts(page: PageSegments, posts: list[int]) -> bool:
+    """Are the posts a forum package's post bodies (`FORUM_POST_CLASSES`...)? Read from the
+    first two posts' text containers and their two ancestors (the elements are there until
+    the body is chosen)."""
+    elements, parents = page.block_elements, page.block_parents
+    if not elements:
+        return False
+    recognised = 0
+    for post in posts[:2]:
+        block = post
+        child_words: list[str] = []
+        found = False
+        for _ in range(TEMPLATE_DEPTH):
+            if block < 0:
+                break
+            element = elements[block]
+            words = _class_words(element)
+            if not FORUM_POST_CLASSES.isdisjoint(words) or any(
+                element.get(name) == value for name, value in FORUM_POST_ATTRIBUTES
+            ):
+                found = True
+                break
+            if any((word, child) in _FORUM_POST_PAIRS for word in words for child in child_words):
+                found = True
+                break
+            child_words = words
+            block = parents[block]
+        if found:
+            recognised += 1
+    return recognised == min(2, len(posts))
 
 
 def _lead_prose(page: PageSegments, start: int, post_list: int) -> int:
@@ -399,10 +489,13 @@ class ThreadSelection:
     selection: BodySelection
 
 
-def thread_selection(page: PageSegments, choice: ContainerChoice) -> ThreadSelection | None:
-    """The whole thread as the body, when the page is one (see `is_thread`); else None."""
+def thread_selection(
+    page: PageSegments, choice: ContainerChoice, forum_page: bool = False
+) -> ThreadSelection | None:
+    """The whole thread as the body, when the page is one (see `is_thread`; `forum_page`: the
+    page names a forum package as its generator); else None."""
     posts = find_posts(page)
-    if not posts or not is_thread(page, posts, choice.block):
+    if not posts or not is_thread(page, posts, choice.block, forum_page):
         return None
     segment_ids = thread_segments(page, posts)
     if not segment_ids:
