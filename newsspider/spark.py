@@ -38,6 +38,7 @@ from pyspark.sql.types import (
     DataType,
     DoubleType,
     LongType,
+    MapType,
     StringType,
     StructField,
     StructType,
@@ -71,6 +72,11 @@ def _spark_type(annotation: Any) -> tuple[DataType, bool]:
         return _spark_type(inner[0])[0], True
     if typing.get_origin(annotation) is list:
         return ArrayType(_spark_type(args[0])[0], containsNull=False), False
+    if typing.get_origin(annotation) is dict:
+        # `images`, `author_profiles`: string maps. `crawl` (dict[str, Any]) is empty in WARC
+        # records (no crawl fetched them): a string map, which an empty dict fits.
+        value, value_nullable = (StringType(), True) if args[1] is Any else _spark_type(args[1])
+        return MapType(_spark_type(args[0])[0], value, valueContainsNull=value_nullable), False
     if annotation in _SCALARS:
         return _SCALARS[annotation], False
     raise TypeError(f"no Spark type for {annotation!r}")
