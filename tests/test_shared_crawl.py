@@ -4,9 +4,7 @@ processes against one real ``redis-server`` and one loopback site."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,12 +13,10 @@ import pytest
 from scrapy.settings import Settings
 from support.news_site import serve_news_site
 from support.redis_server import redis_server
+from support.site_worker import start_site_worker
 
 from newsspider.addon import Addon
 from newsspider.distributed.seeds import SeedList
-
-ROOT = Path(__file__).resolve().parent.parent
-TESTS = Path(__file__).resolve().parent
 
 
 @pytest.fixture(scope="module")
@@ -74,27 +70,10 @@ def test_seed_list_hands_each_seed_to_one_taker(redis_url: str) -> None:
     assert "https://example.com/json" in taken
 
 
-def _worker(tmp: Path, name: str, redis_url: str, **settings: Any) -> subprocess.Popen[str]:
+def _worker(tmp: Path, name: str, redis_url: str) -> subprocess.Popen[str]:
     out = tmp / name
     out.mkdir()
-    values = {
-        "NEWSSPIDER_REDIS_URL": redis_url,
-        "NEWSSPIDER_REDIS_IDLE_CLOSE": 3,
-        "AUTOTHROTTLE_ENABLED": False,
-        "CONCURRENT_REQUESTS_PER_DOMAIN": 8,
-        "STATS_CLASS": "support.stats.FileStatsCollector",
-        "TEST_STATS_FILE": out / "stats.json",
-        "LOG_FILE": out / "crawl.log",
-        "LOG_LEVEL": "INFO",
-        "TELNETCONSOLE_ENABLED": False,
-        **settings,
-    }
-    command = [sys.executable, "-m", "scrapy", "crawl", "site", "-o", str(out / "items.jsonl")]
-    for key, value in values.items():
-        command += ["-s", f"{key}={value}"]
-    env = {**os.environ, "SCRAPY_SETTINGS_MODULE": "newsspider.settings"}
-    env["PYTHONPATH"] = os.pathsep.join([str(TESTS), str(ROOT), env.get("PYTHONPATH", "")])
-    return subprocess.Popen(command, cwd=out, env=env, stderr=subprocess.PIPE, text=True)
+    return start_site_worker(out, redis_url)
 
 
 def _items(path: Path) -> list[dict[str, Any]]:

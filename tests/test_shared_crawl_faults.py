@@ -12,7 +12,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -21,9 +20,8 @@ from typing import Any
 import pytest
 from support.news_site import NewsSite, serve_news_site
 from support.redis_persistent import persistent_redis
+from support.site_worker import start_site_worker
 
-ROOT = Path(__file__).resolve().parent.parent
-TESTS = Path(__file__).resolve().parent
 KEY = "newsspider:site"
 
 pytestmark = [
@@ -35,28 +33,9 @@ pytestmark = [
 ]
 
 
-def _worker(out: Path, redis_url: str, **settings: Any) -> subprocess.Popen[str]:
+def _worker(out: Path, redis_url: str) -> subprocess.Popen[str]:
     out.mkdir(exist_ok=True)
-    values = {
-        "NEWSSPIDER_REDIS_URL": redis_url,
-        "NEWSSPIDER_REDIS_IDLE_CLOSE": 3,
-        "NEWSSPIDER_REDIS_DEAD_AFTER": 3,
-        "AUTOTHROTTLE_ENABLED": False,
-        "CONCURRENT_REQUESTS_PER_DOMAIN": 8,
-        "STATS_CLASS": "support.stats.FileStatsCollector",
-        "TEST_STATS_FILE": out / "stats.json",
-        "LOG_FILE": out / "crawl.log",
-        "LOG_LEVEL": "INFO",
-        "TELNETCONSOLE_ENABLED": False,
-        **settings,
-    }
-    # -o appends: a restarted worker adds to its own file.
-    command = [sys.executable, "-m", "scrapy", "crawl", "site", "-o", str(out / "items.jsonl")]
-    for key, value in values.items():
-        command += ["-s", f"{key}={value}"]
-    env = {**os.environ, "SCRAPY_SETTINGS_MODULE": "newsspider.settings"}
-    env["PYTHONPATH"] = os.pathsep.join([str(TESTS), str(ROOT), env.get("PYTHONPATH", "")])
-    return subprocess.Popen(command, cwd=out, env=env, stderr=subprocess.PIPE, text=True)
+    return start_site_worker(out, redis_url, NEWSSPIDER_REDIS_DEAD_AFTER=3)
 
 
 def _wait(workers: list[subprocess.Popen[str]], timeout: float = 150) -> list[str]:
