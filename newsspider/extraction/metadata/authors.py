@@ -12,7 +12,7 @@ from lxml import etree
 from newsspider.core_loader import CompiledTwin
 from newsspider.extraction.common.caching import short_key_cache
 from newsspider.extraction.metadata.jsonld import json_text
-from newsspider.extraction.metadata.text import MAX_FIELD_CHARS, field_text
+from newsspider.extraction.metadata.text import MAX_FIELD_CHARS, field_text, text_pieces
 
 __all__ = ["clean_authors", "find_authors"]
 
@@ -120,18 +120,8 @@ def _byline_candidates_python(container: Any, budget: int = _BYLINE_BUDGET) -> l
 
 
 def _text_start(element: Any) -> str:
-    """The first `_MAX_BYLINE_TEXT` characters or so of ``element``'s text: a byline or a name
-    is short, and candidates can nest, each holding the rest of the page (found by
-    bench.robustness.fuzz: 200 nested author classes read a 200 kB page 200 times)."""
-    pieces: list[str] = []
-    total = 0
-    for piece in element.itertext():
-        if isinstance(piece, str):
-            pieces.append(piece)
-            total += len(piece)
-            if total > _MAX_BYLINE_TEXT:
-                break
-    return " ".join(pieces)
+    """The first `_MAX_BYLINE_TEXT` characters or so of ``element``'s text."""
+    return " ".join(text_pieces(element, _MAX_BYLINE_TEXT))
 
 
 def _byline_authors(headline: Any) -> tuple[str, ...]:

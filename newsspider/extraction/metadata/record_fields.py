@@ -19,7 +19,7 @@ from lxml import etree
 from newsspider.extraction.common.urls import join_url, split_url
 from newsspider.extraction.metadata.authors import _byline_candidates
 from newsspider.extraction.metadata.jsonld import schema_types
-from newsspider.extraction.metadata.text import MAX_FIELD_CHARS, field_text
+from newsspider.extraction.metadata.text import MAX_FIELD_CHARS, field_text, text_pieces
 
 __all__ = [
     "MAX_TAGS",
@@ -49,16 +49,8 @@ _BREADCRUMB_SIBLINGS: Final = 6
 
 
 def _text(element: Any, limit: int) -> str:
-    """About the first ``limit`` characters of the element's text (bounded: containers nest)."""
-    pieces: list[str] = []
-    total = 0
-    for piece in element.itertext():
-        if isinstance(piece, str):
-            pieces.append(piece)
-            total += len(piece)
-            if total >= limit:
-                break
-    return "".join(pieces)[:limit]
+    """About the first ``limit`` characters of the element's text."""
+    return "".join(text_pieces(element, limit))[:limit]
 
 
 def _strings(value: Any, limit: int = MAX_TAGS) -> list[str]:
