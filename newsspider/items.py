@@ -146,6 +146,10 @@ class ArticleItem:
     duplicate_of: str | None = None
     #: A multi-page story's next page when it was not joined (joining off or stopped early).
     next_page_url: str | None = None
+    #: A later page of a multi-page story: an earlier page of it, and what said so (only on
+    #: items when joining is off: with it on, such a page gives no item).
+    earlier_page_url: str | None = None
+    earlier_page_signal: str | None = None
     #: When the page was fetched (ISO 8601 UTC).
     fetched_at: str | None = None
     #: True when kept although below ``NEWSSPIDER_MIN_CONFIDENCE`` (flag mode).

@@ -9,6 +9,13 @@ continuation comes back to the pipeline as a `PageItem` with that story; its bod
 either the next page is asked for or the joined item (the first page's URL and metadata, every
 page's body in order) goes on. Continuation pages never become items of their own.
 
+A later page of a story reached on its own (from a sitemap, a feed, a listing: its links say
+it is one, `Article.earlier_page_url`) gives no item either: the earlier page it links is asked
+for instead, through the dupefilter like any request. When that page was fetched before, its
+story was joined then and the request is dropped as a duplicate; otherwise the story is joined
+from it. Counted in ``newsspider/multipage/later_page_count/<signal>`` and logged with the
+signal.
+
 A story stops at a page that repeats an earlier one (same URL or same body), at a cycle, and
 after ``NEWSSPIDER_MULTIPAGE_MAX_PAGES`` pages. A continuation that fails to download or holds
 no body ends the story with what was fetched and a warning: never no item.
@@ -27,6 +34,7 @@ from types import MethodType
 from typing import Any, Final, Self
 
 from newsspider.extraction.article import Article
+from newsspider.extraction.body.continuation import EARLIER_SIGNALS
 from newsspider.items import ArticleItem, PageItem
 from newsspider.settings_defaults import (
     DEFAULTS,
@@ -44,6 +52,8 @@ _STATS: Final = "newsspider/multipage/"
 #: Stories joined from two pages or more, and the continuation pages joined into them.
 STORY_COUNT: Final = _STATS + "story_count"
 PAGE_COUNT: Final = _STATS + "page_count"
+#: Later pages reached on their own, by what said so (`continuation.EARLIER_SIGNALS`).
+LATER_PAGE_COUNT: Final = _STATS + "later_page_count"
 #: Why stories stopped early: a bounded set of reasons.
 STOP_REASONS: Final = ("failed", "empty", "repeat", "cycle", "limit")
 #: Warnings on a joined item that ended early (the item holds the pages fetched).
@@ -95,6 +105,7 @@ class StoryJoiner:
         self.crawler = crawler
         self.stats = crawler.stats
         self.max_pages = max(1, max_pages)
+        self._later_logged = False
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> Self | None:
@@ -123,6 +134,47 @@ class StoryJoiner:
             "priority": int(page.meta.get("priority", 0) or 0),
         }
         return self._request(story, next_url)
+
+    def later_page(self, page: PageItem, article: Article) -> bool:
+        """A later page of a story reached on its own: True when it gives no item and the
+        earlier page it links was asked for (through the dupefilter: a story joined already,
+        from its first page, is not fetched twice)."""
+        earlier = article.earlier_page_url
+        if not earlier or earlier == page.url or self.max_pages < 2:
+            return False
+        spider = getattr(self.crawler, "spider", None)
+        engine = getattr(self.crawler, "engine", None)
+        if spider is None or engine is None:
+            return False
+        from scrapy import Request  # the Scrapy layer; imported where requests are made
+
+        bind_callbacks(spider)
+        try:
+            request = Request(
+                earlier,
+                callback=getattr(spider, CALLBACK),
+                priority=int(page.meta.get("priority", 0) or 0),
+                # Part of a story the page's own links name, like its continuations.
+                meta={META_JUDGE: False},
+            )
+        except ValueError as exc:  # a URL Scrapy refuses: the page stays an item of its own
+            logger.warning("Earlier page %r of %s not requested: %s", earlier, page.url, exc)
+            return False
+        signal = article.earlier_page_signal
+        signal = signal if signal in EARLIER_SIGNALS else "other"
+        self.stats.inc_value(f"{LATER_PAGE_COUNT}/{signal}")
+        log = logger.info if not self._later_logged else logger.debug
+        self._later_logged = True
+        log(
+            "%s is a later page of the story at %s (%s): no item of its own; that page is "
+            "requested, and the story joined from it unless fetched already (counted in %s)",
+            page.url,
+            earlier,
+            signal,
+            LATER_PAGE_COUNT,
+        )
+        engine.crawl(request)
+        return True
 
     def add(self, page: PageItem, article: Article | None) -> ArticleItem | None:
         """A continuation page of ``page.meta[META_STORY]``: None when a further page was

@@ -103,6 +103,11 @@ class ArticlePipeline:
             raise DropItem(f"Extraction failed: {item.url}", log_level="DEBUG") from exc
         page_type = article.page_type if article.page_type in PAGE_TYPES else "other"
         stats.inc_value(_PAGE_TYPE_COUNT[page_type])
+        if self.stories is not None and self.stories.later_page(item, article):
+            # Page 2 of a story reached on its own: the story comes from its first page.
+            raise DropItem(
+                f"A later page of {article.earlier_page_url}: {item.url}", log_level="DEBUG"
+            )
         confidence = article.confidence
         if item.warnings:  # the response was cut short: half an article is not a confident one
             stats.inc_value(_TRUNCATED_COUNT)

@@ -12,7 +12,7 @@ from support.crawl import run_crawl
 from support.split_site import SplitSite, serve_split_site
 
 import newsspider
-from newsspider.extraction.body.continuation import next_page_url, page_number
+from newsspider.extraction.body.continuation import later_page, next_page_url, page_number
 
 BASE = "http://127.0.0.1:8000"
 
@@ -54,6 +54,29 @@ def test_page_number_accepts_only_the_same_page_one_further(
     assert page_number(url, urljoin(url, link)) == expected
 
 
+@pytest.mark.parametrize(
+    ("first", "url", "expected"),
+    [
+        ("https://a.example/news/2026/03/05/big-story/", "/news/2026/03/05/big-story/3/", 3),
+        ("https://a.example/s/story.html", "story.html?page=2", 2),
+        ("https://a.example/s/story.html?page=1", "story.html?page=4", 4),
+        ("https://a.example/de/bericht.html", "bericht-seite-2.html", 2),
+        # the same page, a page that is not the first, another story, another host
+        ("https://a.example/s/story.html", "story.html", None),
+        ("https://a.example/s/story.html?page=2", "story.html?page=3", None),
+        ("https://a.example/news/big-story/", "/news/other-story/2/", None),
+        ("https://a.example/article/12345", "/article/12346", None),
+        ("https://a.example/s/story.html", "https://b.example/s/story.html?page=2", None),
+    ],
+)
+def test_later_page_names_the_page_number_of_the_same_story_only(
+    first: str, url: str, expected: int | None
+) -> None:
+    from urllib.parse import urljoin
+
+    assert later_page(first, urljoin(first, url)) == expected
+
+
 def _extract(site: SplitSite, path: str) -> Any:
     return newsspider.extract(site.pages[path], BASE + path)
 
@@ -77,7 +100,41 @@ def test_each_pagination_style_reports_the_next_page(site: SplitSite) -> None:
 
 def test_a_listing_and_its_pagination_have_no_next_page(site: SplitSite) -> None:
     for path in ("/news/", "/news/page/2/"):
-        assert _extract(site, path).next_page_url is None
+        article = _extract(site, path)
+        assert article.next_page_url is None
+        assert article.earlier_page_url is None
+
+
+def test_each_later_page_names_an_earlier_page_of_its_story(site: SplitSite) -> None:
+    signals = {"rel": "rel_prev", "numbered": "page_one_link", "worded": "previous_link"}
+    for story in site.stories:
+        first = _extract(site, story.paths[0])
+        assert first.earlier_page_url is None and first.earlier_page_signal is None
+        for page, path in enumerate(story.paths[1:], start=1):
+            if path in story.missing:
+                continue
+            article = _extract(site, path)
+            # The first page where the page says which (the pager's 1, the canonical URL),
+            # else the page before.
+            expected = 0 if story.style in ("numbered", "broken") else page - 1
+            assert article.earlier_page_url == BASE + story.paths[expected], (story.style, page)
+            assert article.earlier_page_signal == signals.get(story.style, "canonical")
+
+
+def test_a_previous_story_link_names_no_earlier_page() -> None:
+    paragraphs = "".join(
+        f"<p>{'Words of the story are here today. ' * 12}{n}</p>" for n in range(5)
+    )
+    html = (
+        "<html lang='en'><head><title>One story</title>"
+        "<link rel='prev' href='/news/2026/03/04/the-story-before-this-one/'>"
+        "<link rel='canonical' href='/news/2026/03/05/one-story-of-the-day/'></head><body><main>"
+        f"<article><h1>One story</h1>{paragraphs}<a href='/news/2026/03/04/older/'>Previous</a>"
+        "<a rel='first' href='/news/'>1</a></article></main></body></html>"
+    )
+    article = newsspider.extract(html, "https://a.example/news/2026/03/05/one-story-of-the-day/")
+    assert article.body
+    assert article.earlier_page_url is None
 
 
 def test_next_story_link_with_rel_next_is_not_a_continuation() -> None:
@@ -172,6 +229,58 @@ def test_the_setting_turns_joining_off(tmp_path: Path) -> None:
     first = site.stories[0]
     item = next(i for i in result.items if i["url"] == site.url + first.paths[0])
     assert _share_found(first.served_paragraphs, item["body"]) < 0.5
+
+
+def _sitemap_crawl(tmp_path: Path, settings: dict[str, str] | None = None) -> tuple[SplitSite, Any]:
+    with serve_split_site() as site:
+        result = run_crawl(
+            "sitemap",
+            tmp_path,
+            args={"url": site.url + "/sitemap.xml"},
+            settings={
+                "SPIDER_MODULES": "newsspider.spiders.sitemap",
+                "CONCURRENT_REQUESTS": "2",
+                **(settings or {}),
+            },
+            timeout=120,
+        )
+    return site, result
+
+
+def test_later_pages_reached_first_give_one_whole_item_per_story(tmp_path: Path) -> None:
+    # The sitemap lists every story's later pages before any first page, and the first
+    # pages of only half the stories.
+    site, result = _sitemap_crawl(tmp_path)
+    urls = [item["url"] for item in result.items]
+    firsts = {site.url + story.paths[0]: story for story in site.stories}
+    assert sorted(urls) == sorted(firsts), urls  # one item per story, for its first page
+    for item in result.items:
+        story = firsts[item["url"]]
+        assert _share_found(story.served_paragraphs, item["body"]) >= 0.9, story.style
+        assert item["earlier_page_url"] is None
+    later = result.prefixed("newsspider/multipage/later_page_count/")
+    listed = sum(len(s.paths) - 1 - len(s.missing) for s in site.stories)
+    assert sum(later.values()) >= listed, later
+    assert set(later) <= {"rel_first", "page_one_link", "rel_prev", "previous_link", "canonical"}
+    assert "is a later page of the story at" in result.log
+    # Each first page fetched once: the dupefilter keeps a story from being joined twice.
+    for story in site.stories:
+        assert site.hits[story.paths[0]] == 1, story.style
+
+
+def test_later_pages_stay_items_of_their_own_with_joining_off(tmp_path: Path) -> None:
+    site, result = _sitemap_crawl(tmp_path, {"NEWSSPIDER_MULTIPAGE_ENABLED": "False"})
+    urls = {item["url"] for item in result.items}
+    later = {
+        site.url + path
+        for story in site.stories
+        for path in story.paths[1:]
+        if path not in story.missing
+    }
+    assert later <= urls
+    assert not result.prefixed("newsspider/multipage/")
+    by_url = {item["url"]: item for item in result.items}
+    assert all(by_url[url]["earlier_page_url"] for url in later)
 
 
 # --- the joiner: stops, failures, a JOBDIR round trip ----------------------------------------

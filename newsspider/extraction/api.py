@@ -10,7 +10,7 @@ from typing import Any, Final
 from newsspider.extraction.article import Article, ArticleImage
 from newsspider.extraction.body.article_html import article_html
 from newsspider.extraction.body.assembly import BodySelection, body_text, select_body
-from newsspider.extraction.body.continuation import head_next_link, next_page_url
+from newsspider.extraction.body.continuation import head_page_links, story_links
 from newsspider.extraction.body.page_content import CONTENT_PAGE_TYPES, content_selection
 from newsspider.extraction.body.scoring import ContainerChoice, choose_container
 from newsspider.extraction.body.threads import (
@@ -157,7 +157,7 @@ def _extract(
     # fields (what `read_form_signals` reads).
     controls = read_controls(root)
     media = read_page_media(root, url)  # before cleaning strips <head>
-    head_next = head_next_link(root)  # cleaning drops the head's <link>s and <meta>s
+    head_links = head_page_links(root)  # cleaning drops the head's <link>s and <meta>s
     forum_page = names_forum_package(root)
     page = _segment(root, url, shell_source, media)
     if (page.prose[0] if page.prose else 0) < SHELL_MAX_PROSE and has_payload_marker(html):
@@ -175,7 +175,7 @@ def _extract(
         explaining=record is not None,
     )
     run.media = media
-    run.head_next, run.forum_page = head_next, forum_page
+    run.head_links, run.forum_page = head_links, forum_page
     try:
         if not run.choose_body(root, algorithm):
             return _without_body(url, used_encoding, metadata, warnings)
@@ -269,11 +269,13 @@ class _Extraction:
         self.article_selection: BodySelection | None = None
         #: The base URL and video embeds `article_html` needs (`page_media`).
         self.media: PageMedia | None = None
-        #: The head's ``<link rel="next">`` and the article's next page (`continuation`).
-        self.head_next: str | None = None
+        #: The head's ``<link rel="next|prev|first">`` and the article's next page and
+        #: earlier page with its signal (`continuation`).
+        self.head_links: tuple[str | None, str | None, str | None] = (None, None, None)
         #: The page's generator names a forum package (`threads.names_forum_package`).
         self.forum_page = False
         self.next_page: str | None = None
+        self.earlier_page: tuple[str, str] | None = None
 
     def choose_body(self, root: Any, algorithm: str) -> bool:
         """The body: the default algorithm's container (or a forum thread's posts), trimmed at
@@ -298,7 +300,9 @@ class _Extraction:
         self.choice, self.thread = choice, thread
         if thread is None and self.selection.container >= 0:
             container = page.block_elements[self.selection.container]
-            self.next_page = next_page_url(container, self.url, self.head_next)
+            self.next_page, self.earlier_page = story_links(
+                container, self.url, self.head_links, self.metadata.canonical_url
+            )
         self.runner_up_ratio = choice.runner_up / choice.score if choice.score > 0 else 1.0
         self.furniture = choice.furniture.segments
         # The tree stays until `article` writes the HTML from it (`article_html`).
@@ -408,6 +412,9 @@ class _Extraction:
     def article(self) -> Article:
         """The record: the body, its HTML, what the page is, and its metadata."""
         html, images = article_html(self.page, self.selection, self.media, self.url)
+        # Only an article continues on another page: a listing's pages are other stories.
+        continued = self.page_type in _CONTINUED_TYPES and self.article_selection is None
+        earlier = self.earlier_page
         if not self.explaining:
             self.page.block_elements = []  # with the caller's `root`, the tree goes
         return Article(
@@ -420,12 +427,9 @@ class _Extraction:
             article_probability=self._article_probability(),
             encoding=self.encoding,
             warnings=tuple(self.warnings),
-            # Only an article continues on another page: a listing's pages are other stories.
-            next_page_url=(
-                self.next_page
-                if self.page_type in _CONTINUED_TYPES and self.article_selection is None
-                else None
-            ),
+            next_page_url=self.next_page if continued else None,
+            earlier_page_url=earlier[0] if continued and earlier is not None else None,
+            earlier_page_signal=earlier[1] if continued and earlier is not None else None,
             **_metadata_fields(self.metadata, self.text),
         )
 

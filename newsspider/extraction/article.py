@@ -109,6 +109,14 @@ class Article:
     #: The article's next page when it is split over several (``rel="next"``, numbered or
     #: worded page links of the article itself; never a listing's pagination), made absolute.
     next_page_url: str | None = None
+    #: When the page is a later page of an article split over several: an earlier page of it
+    #: that the page links (the first page where the page says which: ``rel="first"``, the
+    #: pager's "1", the canonical URL; else the previous page, ``rel="prev"`` or a
+    #: previous-page word), made absolute. Same tests as `next_page_url`, read backwards.
+    earlier_page_url: str | None = None
+    #: What said so: ``rel_first``, ``page_one_link``, ``rel_prev``, ``previous_link`` or
+    #: ``canonical`` (None without `earlier_page_url`).
+    earlier_page_signal: str | None = None
 
     @property
     def markdown(self) -> str:

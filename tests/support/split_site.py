@@ -1,11 +1,17 @@
 """A loopback site of articles split over pages, in three pagination styles, and a paginated
 section listing linking their first pages.
 
-- ``rel`` style: ``<link rel="next">`` in the head; a "Next story" link with ``rel="next"``
-  beside the article leads to another story (never joined).
+- ``rel`` style: ``<link rel="next">`` (and on later pages ``rel="prev"``) in the head; a
+  "Next story" link with ``rel="next"`` beside the article leads to another story (never
+  joined).
 - ``numbered`` style: "1 2 3" page links right after the article, ``?page=N`` URLs.
-- ``worded`` style (German): "Nächste Seite" below the text, ``-seite-N.html`` URLs.
-- ``broken``: page 2 links a page 3 that answers 404 (the item keeps pages 1 and 2).
+- ``worded`` style (German): "Nächste Seite" (and "Vorherige Seite") below the text,
+  ``-seite-N.html`` URLs.
+- ``broken``: page 2 links a page 3 that answers 404 (the item keeps pages 1 and 2); later
+  pages name the first as their canonical URL.
+
+``/sitemap.xml`` lists later pages of every story, and the first pages of only some: a crawl
+from it reaches page 2 before (or without) page 1.
 
 The section listing ``/news/`` has a second page (``rel="next"`` and numbered links) listing
 the other stories: listing pagination is never joined.
@@ -119,8 +125,10 @@ def _pager(story: SplitStory, page: int) -> str:
             for n, p in enumerate(paths)
         )
         return f"<nav class='pages'>{links}</nav>"
-    if story.style == "worded" and page + 1 < len(paths):
-        return f"<p class='weiter'><a href='{paths[page + 1]}'>Nächste Seite »</a></p>"
+    if story.style == "worded":
+        back = f"<a href='{paths[page - 1]}'>« Vorherige Seite</a> " if page else ""
+        ahead = f"<a href='{paths[page + 1]}'>Nächste Seite »</a>" if page + 1 < len(paths) else ""
+        return f"<p class='weiter'>{back}{ahead}</p>" if back or ahead else ""
     if story.style == "broken" and page + 1 < len(paths):
         return f"<p><a href='{paths[page + 1]}' rel='next'>Next page</a></p>"
     return ""
@@ -132,6 +140,10 @@ def story_page(story: SplitStory, page: int, other: SplitStory) -> bytes:
         if story.style == "rel" and page + 1 < len(story.paths)
         else ""
     )
+    if story.style == "rel" and page:
+        head_next += f"<link rel='prev' href='{story.paths[page - 1]}'>"
+    if story.style == "broken" and page:
+        head_next += f"<link rel='canonical' href='{story.paths[0]}'>"
     title = story.title + (f" (page {page + 1})" if page else "")
     text = "".join(f"<p>{p}</p>" for p in story.paragraphs[page])
     heading = f"<h1>{story.title}</h1>" if page == 0 else ""
@@ -168,6 +180,17 @@ def listing_page(stories: list[SplitStory], page: int, pages: int) -> bytes:
     ).encode()
 
 
+def sitemap(stories: list[SplitStory]) -> bytes:
+    """Every story's later pages first, then the first pages of every other story."""
+    paths = [path for story in stories for path in story.paths[1:] if path not in story.missing]
+    paths += [story.paths[0] for story in stories[::2]]
+    entries = "".join(f"<url><loc>{{base}}{path}</loc></url>" for path in paths)
+    return (
+        "<?xml version='1.0' encoding='UTF-8'?><urlset"
+        f" xmlns='http://www.sitemaps.org/schemas/sitemap/0.9'>{entries}</urlset>"
+    ).encode()
+
+
 class SplitSite(LoopbackServer):
     """The stories and the two-page listing, served on loopback; hits counted per path."""
 
@@ -180,6 +203,7 @@ class SplitSite(LoopbackServer):
             "/news/": listing_page(self.stories[:half], 0, 2),
             "/news/page/2/": listing_page(self.stories[half:], 1, 2),
         }
+        self.pages["/sitemap.xml"] = sitemap(self.stories)
         for index, story in enumerate(self.stories):
             other = self.stories[(index + 1) % len(self.stories)]
             for page, path in enumerate(story.paths):
@@ -200,6 +224,8 @@ class SplitSite(LoopbackServer):
                     self._send(404, b"<html><body>Not found</body></html>", HTML)
                 elif self.path == "/robots.txt":
                     self._send(200, body, "text/plain")
+                elif self.path.endswith(".xml"):  # absolute URLs: the port is known now
+                    self._send(200, body.replace(b"{base}", site.url.encode()), "application/xml")
                 else:
                     self._send(200, body, HTML)
 

@@ -10,6 +10,11 @@ and page words left out are the page's own, and exactly one small number differs
 links carry another slug or another (large) id; whether the page is an article at all is for
 the caller (`api`), which reports the URL only on article pages.
 
+The same links read backwards say that a page *is* a later page of a story (`story_links`): a
+``rel="first"``/``rel="prev"`` link, the pager's "1" or a previous-page word, or the canonical
+URL pointing at an earlier page of the same story (the same URL tests, reversed). A crawl that
+reaches page 2 directly (from a sitemap or a feed) then asks for the first page instead.
+
 Hand-written: no maintained library detects article pagination (the peers do not follow it).
 """
 
@@ -43,6 +48,18 @@ NEXT_WORDS: Final = frozenset(
     .replace("    ", "")
     .split("|")
 )
+#: Link texts that name the previous page (the same languages; "back" alone is too common).
+PREVIOUS_WORDS: Final = frozenset(
+    """previous|previous page|prev|vorherige seite|vorherige|page précédente|précédente|
+    précédent|página anterior|anterior|pagina precedente|precedente|vorige pagina|vorige|
+    poprzednia strona|poprzednia|предыдущая страница|предыдущая|上一页|上页|上一頁|前のページ|
+    前へ|이전 페이지|이전|föregående sida|föregående|forrige side|edellinen sivu|edellinen|
+    önceki sayfa|önceki""".replace("\n", "")
+    .replace("    ", "")
+    .split("|")
+)
+#: Why a page was taken for a later page of a story (`story_links`): a bounded set, best first.
+EARLIER_SIGNALS: Final = ("rel_first", "page_one_link", "rel_prev", "previous_link", "canonical")
 #: "Seite 2", "Page 2", "第2页": a worded link to a numbered page.
 _WORDED_NUMBER: Final = re.compile(
     r"^(?:page|seite|pagina|página|strona|страница|side|sivu|sayfa|pagina)\s*(\d{1,3})$|^第\s*(\d{1,3})\s*[页頁]$"
@@ -102,6 +119,32 @@ def page_number(url: str, next_url: str) -> int | None:
     return None
 
 
+def later_page(first: str, url: str) -> int | None:
+    """The page number of `url` when it is a later page (2 to `MAX_PAGE_NUMBER`) of the story
+    whose first page is `first`: `first` with a page number added, or with its page number 1
+    raised (``?page=1`` -> ``?page=3``). None otherwise (another story, the same page)."""
+    family = _family(first)
+    if family is None or family != _family(url):
+        return None
+    here, there = _numbers(first), _numbers(url)
+    if len(there) == len(here) + 1:
+        for index, number in enumerate(there):
+            if there[:index] + there[index + 1 :] == here:
+                return number if 2 <= number <= MAX_PAGE_NUMBER else None
+        return None
+    if len(there) != len(here):
+        return None
+    differ = [(a, b) for a, b in zip(here, there, strict=True) if a != b]
+    if len(differ) == 1 and differ[0][0] == 1 and 2 <= differ[0][1] <= MAX_PAGE_NUMBER:
+        return differ[0][1]
+    return None
+
+
+def _earlier(url: str, target: str) -> bool:
+    """Is `target` an earlier page of `url`'s story: its previous page or its first?"""
+    return page_number(target, url) is not None or later_page(target, url) is not None
+
+
 def _links_around(container: Any) -> list[Any]:
     """`<a>` elements at the container's edges, then in the few elements right after it (its
     following siblings, then its parent's): bounded, in document order."""
@@ -135,15 +178,25 @@ def _links_around(container: Any) -> list[Any]:
 
 def head_next_link(root: Any) -> str | None:
     """The href of a ``<link rel="next">`` in the head (read before cleaning drops it)."""
+    return head_page_links(root)[0]
+
+
+def head_page_links(root: Any) -> tuple[str | None, str | None, str | None]:
+    """The hrefs of the head's ``<link rel="next">``, ``rel="prev"`` and ``rel="first"`` (the
+    first of each), read before cleaning drops them."""
     head = root.find("head")
     if head is None:
-        return None
+        return None, None, None
+    found: dict[str, str] = {}
     for link in head.iter("link"):
-        rel = (link.get("rel") or "").lower().split()
         href = link.get("href")
-        if "next" in rel and href:
-            return str(href)
-    return None
+        if not href:
+            continue
+        for word in (link.get("rel") or "").lower().split():
+            rel = "prev" if word == "previous" else word
+            if rel in ("next", "prev", "first"):
+                found.setdefault(rel, str(href))
+    return found.get("next"), found.get("prev"), found.get("first")
 
 
 def story_url(url: str) -> bool:
@@ -174,9 +227,27 @@ def next_page_url(container: Any, url: str | None, head_next: str | None = None)
     number, or a next-page word, in or right after `container` (an lxml element); the head's
     rel="next" when none of those is there. None when there is none, no URL to resolve, or the
     URL has no story's shape (`story_url`)."""
+    return story_links(container, url, (head_next, None, None))[0]
+
+
+def story_links(
+    container: Any,
+    url: str | None,
+    head: tuple[str | None, str | None, str | None] = (None, None, None),
+    canonical: str | None = None,
+) -> tuple[str | None, tuple[str, str] | None]:
+    """The article's next page (as `next_page_url`) and, when the page is a later page of a
+    story, the earliest page of it that the page links, with the signal that said so (one of
+    `EARLIER_SIGNALS`): a ``rel="first"`` link, the pager's "1", a ``rel="prev"`` link, a
+    previous-page word (in or right after `container`), then the head's ``<link>``s (`head`:
+    the hrefs of rel next, prev and first, `head_page_links`), or the `canonical` URL. An
+    earlier page passes the same URL tests as a next page, reversed (`page_number`,
+    `later_page`). One pass over the same links."""
     if not url or not story_url(url):
-        return None
+        return None, None
+    head_next, head_prev, head_first = head
     candidates: list[tuple[int, int, str]] = []  # rank (rel=next, numbered, worded), number
+    earlier: list[tuple[int, str]] = []  # rank (an index of EARLIER_SIGNALS), target
     for link in _links_around(container):
         href = link.get("href")
         if not href or href.startswith(("#", "javascript:", "mailto:")):
@@ -184,8 +255,14 @@ def next_page_url(container: Any, url: str | None, head_next: str | None = None)
         rel = link.get("rel")
         rank = 3
         text = ""
-        if rel and "next" in rel.lower().split():
+        back = -1
+        rels = rel.lower().split() if rel else ()
+        if "next" in rels:
             rank = 0
+        elif "first" in rels:
+            back = 0
+        elif "prev" in rels or "previous" in rels:
+            back = 2
         else:
             # Cheap tests first: page links are short, and most links are long or headlines.
             text = link.text or "" if len(link) == 0 else "".join(link.itertext())
@@ -196,11 +273,20 @@ def next_page_url(container: Any, url: str | None, head_next: str | None = None)
                 rank = 1
             elif text in NEXT_WORDS:
                 rank = 2
+            elif text in PREVIOUS_WORDS:
+                back = 3
             else:
                 worded = _WORDED_NUMBER.match(text)
                 if worded is not None:
                     rank = 1
                     text = worded.group(1) or worded.group(2)
+            if rank == 1 and text == "1":
+                back, rank = 1, 3
+        if back >= 0:
+            target = _absolute(url, href)
+            if target and _earlier(url, target):
+                earlier.append((back, target))
+            continue
         if rank == 3:
             continue
         target, number = _resolved(url, href)
@@ -209,13 +295,29 @@ def next_page_url(container: Any, url: str | None, head_next: str | None = None)
         if rank == 1 and int(text) != number:
             continue  # "3" linking to page 2 of something else
         candidates.append((rank, number, target))
-    if candidates:
-        return min(candidates)[2]
-    if head_next:
+    next_url = min(candidates)[2] if candidates else None
+    if next_url is None and head_next:
         target, number = _resolved(url, head_next)
         if number is not None and target != url:
-            return target
-    return None
+            next_url = target
+    if not earlier:
+        for back, href in ((0, head_first), (2, head_prev), (4, canonical)):
+            target = _absolute(url, href) if href else ""
+            if target and target != url and _earlier(url, target):
+                earlier.append((back, target))
+                break
+    if not earlier:
+        return next_url, None
+    back, target = min(earlier)
+    return next_url, (target, EARLIER_SIGNALS[back])
+
+
+def _absolute(url: str, href: str) -> str:
+    """The link made absolute; "" for an href urllib refuses."""
+    try:
+        return urljoin(url, href.strip())
+    except ValueError:
+        return ""
 
 
 def _resolved(url: str, href: str) -> tuple[str, int | None]:

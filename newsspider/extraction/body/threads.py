@@ -20,6 +20,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any, Final
 
 from newsspider.extraction.body.assembly import BodySelection
@@ -68,15 +69,25 @@ MIN_LEAD_PROSE: Final = 100
 #: ``div.js-post__content-text``, XenForo ``div.bbWrapper``, Discourse ``div.cooked``, bbPress
 #: ``div.bbp-reply-content``, Flarum ``div.Post-body``, MyBB ``div.post_body``, Invision
 #: ``div[data-role=commentContent]``, SMF ``div.post > div.inner``, NodeBB
-#: ``div[component=post/content]``.
+#: ``div[component=post/content]``; older versions and other packages: XenForo 1 and WoltLab
+#: ``messageText``, Vanilla ``div.Message.userContent``, FluxBB/PunBB ``div.postmsg``, Khoros
+#: ``div.lia-message-body-content``, vBulletin 3 ``div#post_message_<n>`` (an id, no class).
 FORUM_POST_CLASSES: Final = frozenset(
     """postbody postcontent js-post__content-text bbWrapper cooked bbp-reply-content
-    bbp-topic-content Post-body post_body ipsType_richText""".split()
+    bbp-topic-content Post-body post_body ipsType_richText messageText userContent postmsg
+    lia-message-body-content""".split()
 )
 FORUM_POST_ATTRIBUTES: Final = (
     ("data-role", "commentContent"),
     ("component", "post/content"),
 )
+FORUM_POST_ID_PREFIXES: Final = ("post_message_",)
+#: schema.org microdata of a forum post (a crawler rendering names no package): the post's
+#: ``itemprop="text"`` inside an item of this type.
+FORUM_POST_ITEMTYPE: Final = "DiscussionForumPosting"
+#: Children of a post's text container whose classes are looked at too (XenForo 1 puts the
+#: text in ``blockquote.messageText``, a text-level element, inside a bare ``article``).
+_PACKAGE_CHILDREN: Final = 3
 #: Forum packages as the ``generator`` meta tag names them (lowercased, first word).
 FORUM_GENERATORS: Final = (
     "phpbb",
@@ -293,7 +304,12 @@ class _PostChecks:
             return []
         if self.headlines is None:
             self.headlines = _headlines(page)
-        if self.headlines and _has_headline(page, outer[0], self.headlines):
+        if (
+            self.headlines
+            and _has_headline(page, outer[0], self.headlines)
+            # Invision 3 heads each post with its author's linked name: a package's posts.
+            and not forum_package_posts(page, outer)
+        ):
             return []
         if self.links is None:
             self.links = page.subtree_totals(page.segment_link_chars)
@@ -371,27 +387,44 @@ def forum_package_posts(page: PageSegments, posts: list[int]) -> bool:
         return False
     recognised = 0
     for post in posts[:2]:
-        block = post
-        child_words: list[str] = []
-        found = False
-        for _ in range(TEMPLATE_DEPTH):
-            if block < 0:
-                break
-            element = elements[block]
-            words = _class_words(element)
-            if not FORUM_POST_CLASSES.isdisjoint(words) or any(
-                element.get(name) == value for name, value in FORUM_POST_ATTRIBUTES
-            ):
-                found = True
-                break
-            if any((word, child) in _FORUM_POST_PAIRS for word in words for child in child_words):
-                found = True
-                break
-            child_words = words
-            block = parents[block]
-        if found:
+        if _package_post(elements, parents, post):
             recognised += 1
     return recognised == min(2, len(posts))
+
+
+def _package_element(element: Any) -> bool:
+    if not FORUM_POST_CLASSES.isdisjoint(_class_words(element)):
+        return True
+    if any(element.get(name) == value for name, value in FORUM_POST_ATTRIBUTES):
+        return True
+    return str(element.get("id") or "").startswith(FORUM_POST_ID_PREFIXES)
+
+
+def _package_post(elements: list[Any], parents: Any, post: int) -> bool:
+    """Is the post's text container (or one of its two ancestors, or one of its first
+    children) a forum package's post body, or the text of a schema.org forum post?"""
+    element = elements[post]
+    for child in islice(element.iterchildren("*"), _PACKAGE_CHILDREN):
+        if _package_element(child):
+            return True
+    block = post
+    child_words: list[str] = []
+    text_item = False
+    for _ in range(TEMPLATE_DEPTH):
+        if block < 0:
+            break
+        element = elements[block]
+        words = _class_words(element)
+        if _package_element(element):
+            return True
+        if any((word, child) in _FORUM_POST_PAIRS for word in words for child in child_words):
+            return True
+        text_item = text_item or element.get("itemprop") == "text"
+        if text_item and str(element.get("itemtype") or "").endswith(FORUM_POST_ITEMTYPE):
+            return True
+        child_words = words
+        block = parents[block]
+    return False
 
 
 def _lead_prose(page: PageSegments, start: int, post_list: int) -> int:
