@@ -307,8 +307,9 @@ class _PostChecks:
         if (
             self.headlines
             and _has_headline(page, outer[0], self.headlines)
-            # Invision 3 heads each post with its author's linked name: a package's posts.
-            and not forum_package_posts(page, outer)
+            # Invision 3 heads each post with its author's linked name: a package's posts
+            # (by its classes: a list of topics may carry forum-post microdata too).
+            and not forum_package_posts(page, outer, microdata=False)
         ):
             return []
         if self.links is None:
@@ -378,7 +379,7 @@ def _class_words(element: Any) -> list[str]:
     return classes.split() if isinstance(classes, str) else []
 
 
-def forum_package_posts(page: PageSegments, posts: list[int]) -> bool:
+def forum_package_posts(page: PageSegments, posts: list[int], *, microdata: bool = True) -> bool:
     """Are the posts a forum package's post bodies (`FORUM_POST_CLASSES`...)? Read from the
     first two posts' text containers and their two ancestors (the elements are there until
     the body is chosen)."""
@@ -387,7 +388,7 @@ def forum_package_posts(page: PageSegments, posts: list[int]) -> bool:
         return False
     recognised = 0
     for post in posts[:2]:
-        if _package_post(elements, parents, post):
+        if _package_post(elements, parents, post, microdata):
             recognised += 1
     return recognised == min(2, len(posts))
 
@@ -400,7 +401,7 @@ def _package_element(element: Any) -> bool:
     return str(element.get("id") or "").startswith(FORUM_POST_ID_PREFIXES)
 
 
-def _package_post(elements: list[Any], parents: Any, post: int) -> bool:
+def _package_post(elements: list[Any], parents: Any, post: int, microdata: bool) -> bool:
     """Is the post's text container (or one of its two ancestors, or one of its first
     children) a forum package's post body, or the text of a schema.org forum post?"""
     element = elements[post]
@@ -419,7 +420,7 @@ def _package_post(elements: list[Any], parents: Any, post: int) -> bool:
             return True
         if any((word, child) in _FORUM_POST_PAIRS for word in words for child in child_words):
             return True
-        text_item = text_item or element.get("itemprop") == "text"
+        text_item = text_item or (microdata and element.get("itemprop") == "text")
         if text_item and str(element.get("itemtype") or "").endswith(FORUM_POST_ITEMTYPE):
             return True
         child_words = words
