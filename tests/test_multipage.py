@@ -389,6 +389,26 @@ def test_a_story_joins_its_pages_in_order_across_a_jobdir_round_trip() -> None:
     assert crawler.stats.values["newsspider/multipage/page_count"] == 2
 
 
+def test_a_later_page_asks_for_its_earlier_page_through_the_dupefilter() -> None:
+    from dataclasses import replace
+
+    from newsspider.items import PageItem
+
+    joiner, crawler, _ = _joiner()
+    (first, _), (second, article) = _story_pages(2)
+    later = replace(article, earlier_page_url=first, earlier_page_signal="page_one_link")
+    page = PageItem(url=second, body=b"<html></html>", meta={"priority": 5})
+    assert joiner.later_page(page, later)
+    (request,) = crawler.engine.requests
+    assert request.url == first and not request.dont_filter and request.priority == 5
+    assert crawler.stats.values == {"newsspider/multipage/later_page_count/page_one_link": 1}
+    # A first page, and a page naming itself, are no later pages; nor with one page a story.
+    assert not joiner.later_page(page, article)
+    assert not joiner.later_page(page, replace(later, earlier_page_url=second))
+    single, crawler, _ = _joiner(max_pages=1)
+    assert not single.later_page(page, later) and not crawler.engine.requests
+
+
 def test_a_failed_continuation_keeps_what_was_fetched_with_a_warning() -> None:
     from twisted.python.failure import Failure
 
