@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -58,6 +59,7 @@ from newsspider.extraction import api as extraction_api
 from newsspider.extraction.body.assembly import body_text
 from newsspider.extraction.classify import confidence
 from newsspider.extraction.classify.confidence import FEATURE_NAMES, MODEL_PATH, with_committee
+from newsspider.extraction.classify.page_classifier import LEARNED_TYPES
 from newsspider.extraction.committee import run_committee
 from newsspider.extraction.stages import StageRecord
 
@@ -140,6 +142,10 @@ class Row:
     #: A page without an article whose returned body, its content (`page_content`), matches
     #: the truth (F1 >= 0.8): not a good article body, and under the drop line by design.
     page_content_good: bool = False
+    #: Evidence beyond the confidence's features (`EXTRA_NAMES`): the learned page type's
+    #: probabilities and the forum thread's post count, for the experiments of
+    #: `bench.fitting.confidence_trees`; empty in rows saved before it.
+    extra: tuple[float, ...] = ()
 
     @property
     def article_removed(self) -> bool:
@@ -152,6 +158,24 @@ class Row:
             and self.truth_on_page >= TRUTH_ON_PAGE_MIN
             and self.truth_left <= TRUTH_LEFT_MAX
         )
+
+
+#: What `Row.extra` holds: each learned page type's probability (`page_classifier.LEARNED_TYPES`;
+#: zeros for a rule type), `Article.article_probability`, and log(1 + the thread's posts).
+EXTRA_NAMES = (
+    *(f"p_{name}" for name in LEARNED_TYPES),
+    "article_probability",
+    "log_thread_posts",
+)
+
+
+def _extra(record: StageRecord, article_probability: float) -> tuple[float, ...]:
+    prediction = record.type_prediction
+    probabilities = (
+        prediction.probabilities if prediction is not None else (0.0,) * len(LEARNED_TYPES)
+    )
+    posts = len(record.thread_posts) if record.thread_posts is not None else 0
+    return (*probabilities, article_probability, math.log1p(posts))
 
 
 def _group(page: Page) -> str:
@@ -191,6 +215,7 @@ def _row(html: bytes, page: Page, group: str, chrome: bool) -> Row | None:
         article.confidence,
         page.id,
         page_content_good=content_good,
+        extra=_extra(record, article.article_probability),
     )
 
 
@@ -206,6 +231,15 @@ def truth_on_page(truth: str, html: bytes) -> float:
     except (ValueError, etree.ParserError):
         return 0.0
     return len(_shingles(_visible_text(doc)) & wanted) / len(wanted)
+
+
+def load_row(saved: Sequence[object]) -> Row:
+    """A row as ``--save-rows`` stored it (older files lack the trailing fields)."""
+    fields = list(saved)
+    fields[2] = tuple(fields[2])  # type: ignore[arg-type]
+    if len(fields) > 10:
+        fields[10] = tuple(fields[10])  # type: ignore[arg-type]
+    return Row(*fields)  # type: ignore[arg-type]
 
 
 def collect(root: Path, limit: int | None) -> list[Row]:
@@ -545,7 +579,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.rows is not None:
         saved = json.loads(args.rows.read_text(encoding="utf-8"))
-        rows = [Row(r[0], r[1], tuple(r[2]), r[3], r[4], r[5], *r[6:]) for r in saved]
+        rows = [load_row(r) for r in saved]
     else:
         rows = collect(corpora_root(args.corpora), args.limit)
     if args.save_rows is not None:
@@ -560,6 +594,8 @@ def main(argv: list[str] | None = None) -> None:
                 r.page_id,
                 r.truth_on_page,
                 r.truth_left,
+                r.page_content_good,
+                r.extra,
             ]
             for r in rows
         ]
