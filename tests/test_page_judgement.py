@@ -101,3 +101,37 @@ def test_usable_encoding() -> None:
     assert usable_encoding("é".encode("latin-1"), "utf-8") is None
     assert usable_encoding(b"x", "no-such-codec") is None
     assert usable_encoding(b"x", None) is None
+
+
+_ARTICLE = (
+    "<html><head><title>Harbour ferry returns after repairs</title></head><body>"
+    "<nav><a href='/'>Home</a> <a href='/news'>News</a> <a href='/sport'>Sport</a></nav>"
+    "<article><h1>Harbour ferry returns after repairs</h1>"
+    + "".join(
+        f"<p>Paragraph {n}: the ferry crossed the harbour again on Monday morning, after six "
+        "weeks in the dry dock, and the first passengers said the new engines were quieter, "
+        "although the timetable still runs ten minutes late on the early crossings.</p>"
+        for n in range(6)
+    )
+    + "</article><footer>© The Harbour Gazette</footer></body></html>"
+).encode()
+
+
+def test_presence_without_an_explanation() -> None:
+    """The filter reads the presence from a record that explains nothing: the same presence and
+    the same article as a full explanation and as `extract` alone, without the explanation's
+    extra stages (the committee on every page)."""
+    from newsspider.extraction.stages import StageRecord
+
+    url = "http://a.example/p"
+    full, light = StageRecord(), StageRecord(explain=False)
+    explained = extract(_ARTICLE, url, "utf-8", record=full)
+    measured = extract(_ARTICLE, url, "utf-8", record=light)
+    plain = extract(_ARTICLE, url, "utf-8")
+    assert full.presence > 0 and light.presence == full.presence
+    assert full.committee is not None and light.committee is None
+    assert light.page is None and light.features is None
+    assert measured.to_dict() == plain.to_dict() == explained.to_dict()
+    judged = judge(_ARTICLE)
+    assert judged.presence == full.presence
+    assert judged.article is not None and judged.article.to_dict() == plain.to_dict()

@@ -100,6 +100,8 @@ class Sample:
     group: str = ""
     #: P(article present) from the filter's extraction, None when it did not extract.
     presence: float | None = None
+    #: The learned page type's P(article) (`Article.article_probability`), when extracted.
+    article_probability: float | None = None
 
 
 # --- the pages --------------------------------------------------------------------------------
@@ -345,6 +347,7 @@ async def _judge_all(
         if article is not None:
             sample.pipeline_keeps = article.confidence >= MIN_CONFIDENCE
             sample.page_type = article.page_type
+            sample.article_probability = article.article_probability
     middleware._close_runner()
 
 
@@ -647,6 +650,70 @@ def choose_min_presence(samples: list[Sample]) -> float:
     return chosen
 
 
+def loco_threshold_report(samples: list[Sample]) -> list[str]:
+    """The presence threshold's rule (`choose_min_presence`) applied leave one corpus out: the
+    threshold it gives on the other corpora, and what that threshold does to the held-out
+    corpus's articles and article-removed pages."""
+    articles = _development_articles(samples)
+    corpora = sorted({s.kind for s in articles})
+    out = [
+        "The presence threshold's rule, leave one corpus out (the threshold chosen on the other "
+        "corpora, judged on the held-out one):",
+        "",
+        "| held out | threshold | articles | dropped | of them by presence | article-removed "
+        "| recall |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    totals = [0, 0, 0, 0, 0]
+    for corpus in corpora:
+        threshold = choose_min_presence([s for s in samples if s.kind != corpus])
+        held = [s for s in articles if s.kind == corpus]
+        gutted = [s for s in samples if s.source == "structural" and s.kind == corpus]
+        dropped = sum(dropped_at(s, threshold) for s in held)
+        by_presence = sum(dropped_at(s, threshold) and not dropped_at(s, 0.0) for s in held)
+        caught = sum(dropped_at(s, threshold) for s in gutted)
+        for i, n in enumerate((len(held), dropped, by_presence, len(gutted), caught)):
+            totals[i] += n
+        out.append(
+            f"| {corpus} | {threshold:g} | {len(held)} | {dropped} ({_pct(dropped, len(held))}) "
+            f"| {by_presence} | {len(gutted)} | {caught} ({_pct(caught, len(gutted))}) |"
+        )
+    n, dropped, by_presence, gutted_n, caught = totals
+    out.append(
+        f"| all | | {n} | {dropped} ({_pct(dropped, n)}) | {by_presence} | {gutted_n} "
+        f"| {caught} ({_pct(caught, gutted_n)}) |"
+    )
+    out.append("")
+    return out
+
+
+def dropped_articles_report(samples: list[Sample]) -> list[str]:
+    """Every development article the filter drops, with the numbers that decided it."""
+    out = [
+        "Every development article dropped (presence: P(article present); P(article): the "
+        "learned page type's):",
+        "",
+        "| corpus | id | language | reason | page type | presence | P(article) | pipeline "
+        f"keeps (confidence ≥ {MIN_CONFIDENCE}) | url |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+
+    def num(value: float | None) -> str:
+        return "–" if value is None else f"{value:.3f}"
+
+    for s in sorted(
+        (s for s in _development_articles(samples) if s.dropped),
+        key=lambda s: (s.reason == "page_type", s.reason or "", s.kind, s.id),
+    ):
+        out.append(
+            f"| {s.kind} | {s.id[:24]} | {s.lang} | {s.reason} | {s.page_type or '–'} "
+            f"| {num(s.presence)} | {num(s.article_probability)} "
+            f"| {'yes' if s.pipeline_keeps else 'no'} | {s.url[:80]} |"
+        )
+    out.append("")
+    return out
+
+
 def threshold_report(samples: list[Sample], current: float) -> list[str]:
     """Articles dropped, the worst language, recall, at several presence thresholds."""
     articles = _development_articles(samples)
@@ -778,6 +845,8 @@ def write_json(samples: list[Sample], path: Path) -> None:
             "dropped": s.dropped,
             "reason": s.reason,
             "presence": s.presence,
+            "article_probability": s.article_probability,
+            "group": s.group,
             "pipeline_keeps": s.pipeline_keeps,
             "page_type": s.page_type,
         }
@@ -810,6 +879,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.filter_only:
         min_presence = float(_middleware().min_presence)
         lines += [*language_report(samples), "", *threshold_report(samples, min_presence)]
+        lines += loco_threshold_report(samples)
+        lines += dropped_articles_report(samples)
         lines += agreement_report(samples)
         if args.repeat > 0:
             print(f"timing (best of {args.repeat}) ...", file=sys.stderr)

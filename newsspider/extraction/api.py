@@ -172,7 +172,7 @@ def _extract(
         metadata,
         controls=controls,
         page=page,
-        explaining=record is not None,
+        explaining=record is not None and record.explain,
     )
     run.media = media
     run.head_links, run.forum_page = head_links, forum_page
@@ -440,7 +440,12 @@ class _Extraction:
         return round(prediction.article_probability, 4)
 
     def record(self, record: StageRecord) -> None:
-        """What the stages made, for `newsspider.explain`."""
+        """What the stages made, for `newsspider.explain`; without `StageRecord.explain`,
+        only the measures read without an explanation (the stages let go of the rest)."""
+        if not self.explaining:
+            record.presence = self.presence
+            record.page_content = self.article_selection is not None
+            return
         record.metadata, record.page = self.metadata, self.page
         if self.shape is None:  # no body: the stages after the walk did not run
             return

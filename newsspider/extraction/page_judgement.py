@@ -110,7 +110,9 @@ def judge_page(
     kwargs = dict(extract_kwargs or {})
     record: StageRecord | None = None
     if extract_function is extract:
-        record = StageRecord()
+        # The presence only: no explanation (the committee on every page, the tree kept until
+        # the end) is paid for, and the article is the one `extract` alone makes.
+        record = StageRecord(explain=False)
         kwargs["record"] = record
     article = extract_function(body, url, encoding, **kwargs)
     presence = presence_of(record) if record is not None else None

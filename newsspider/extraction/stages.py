@@ -60,3 +60,8 @@ class StageRecord:
     #: The page classifier's features (`page_features.FEATURE_NAMES`) and its prediction.
     type_features: tuple[float, ...] | None = None
     type_prediction: PageTypePrediction | None = None
+    #: Record every stage, as an explanation needs (the committee sits on every page, the
+    #: tree is kept). False: only the measures a caller reads without explaining (`presence`,
+    #: `page_content`), and the extraction runs as without a record (the content filter:
+    #: `page_judgement.judge_page`, which reads `presence` only).
+    explain: bool = True
