@@ -1,23 +1,27 @@
 """The page's language: what the markup declares, checked against the text; the text's script or
-a language identifier (py3langid) where the markup says nothing or contradicts the text.
+a language identifier (py3langid) where the markup says nothing or the text contradicts it.
 
-Order of evidence (`page_language`):
+Order of evidence (`page_language`), over a bounded sample of the body (`_sample`: its first
+`SAMPLE_CHARS` characters, or three pieces spread over a long body; the title and description
+after a short one):
 
 1. The script, where it decides: Hangul is Korean, Kana Japanese, Han without Kana Chinese, Thai
    script Thai, Greek Greek, ... (`_DECISIVE_SCRIPTS`). A declaration that disagrees with such a
    script is overruled (a Chinese page declaring ``lang="en"`` is Chinese).
 2. The markup (``<html lang>``, ``content-language``, ``og:locale``), when the language it
    declares is written in the script most of the text is in (Latin, Cyrillic, Arabic,
-   Devanagari): Russian declared on an English text is not kept.
-3. The identifier (py3langid) on a bounded sample of the body (`SAMPLE_CHARS`), where the
-   markup declares nothing or contradicts the script. Without py3langid this step is skipped.
+   Devanagari) and the identifier, on the sample's first `CHECK_CHARS` characters, does not
+   plainly read another language (`_contradicts`: a template's ``lang="en"`` on a Spanish
+   article is Spanish).
+3. The identifier on the sample, where the markup declares nothing or a language of another
+   script than the text's. Without markup, a page with text enough always gets its best guess;
+   placeholder text (lorem ipsum, which it reads as Latin) never decides (`_FILLER`). Without
+   py3langid this step and the check in 2 are skipped.
 
-Not checked: a declaration of another language of the same script (an English template's
-``lang="en"`` on a German article). The identifier would catch it but costs about 1 µs per
-character of sample (its walk over the text's bytes is Python): on every page that is 0.4× the
-parse (docs/record-metadata.md); where the markup says nothing it is needed and paid. The script
-test reads the sample with one or two C-level regex passes (an ASCII sample skips them). The
-identifier is loaded on first use (about 1 s and 90 MB per process, once).
+The identifier is py3langid's model scored with numpy (`language_id`; the library's own Python
+loop costs about 1 µs per character): about 0.1 ms for the check, paid on every page whose
+markup the script does not settle. It is loaded on first use (about 1 s and 90 MB per process,
+once).
 """
 
 from __future__ import annotations
@@ -95,6 +99,12 @@ _DECISIVE_RE: Final = re.compile(
     "[" + "".join(f"\\u{a:04x}-\\u{b:04x}" for a, b, _ in _DECISIVE_SCRIPTS) + "]"
 )
 _LETTER_RE: Final = re.compile(r"[^\W\d_]")
+#: Bytes `_letters` leaves out: ASCII non-letters and UTF-8 continuation bytes (a character
+#: outside ASCII counts once, by its first byte).
+_NOT_COUNTED: Final = bytes(b for b in range(256) if b < 0x80 and not chr(b).isalpha()) + bytes(
+    range(0x80, 0xC0)
+)
+_NOT_ASCII_LETTERS: Final = bytes(b for b in range(256) if not (b < 0x80 and chr(b).isalpha()))
 #: Languages written in a decisive script: a declaration of one of them on a text in another
 #: script contradicts the text.
 _SCRIPT_LANGUAGES: Final = frozenset(lang for _, _, lang in _DECISIVE_SCRIPTS)
@@ -207,7 +217,7 @@ def identify_language(sample: str) -> list[tuple[str, float]]:
     """The identifier's ranking of ISO 639-1 languages for ``sample`` (best first, with their
     probabilities), or [] without the identifier or enough letters."""
     rank = _model()
-    if rank is None or len(_LETTER_RE.findall(sample[:SAMPLE_CHARS])) < MIN_LETTERS:
+    if rank is None or _letters(sample[:SAMPLE_CHARS]) < MIN_LETTERS:
         return []
     ranked: list[tuple[str, float]] = []
     seen: set[str] = set()
@@ -262,7 +272,8 @@ def _declared_script_fits(markup: str, sample: str) -> bool:
     expected = next((name for name, _, langs in _SHARED_SCRIPTS if markup in langs), "latin")
     if sample.isascii():
         return expected == "latin" or not sample.strip()
-    if 2 * len(_LATIN_RE.findall(sample)) >= len(sample):
+    half = len(sample) / 2
+    if _ascii_letters(sample) >= half or len(_LATIN_RE.findall(sample)) >= half:
         return expected == "latin"
     counts = {name: len(letters.findall(sample)) for name, letters, _ in _SHARED_SCRIPTS}
     counts["latin"] = len(_LATIN_RE.findall(sample))
@@ -295,7 +306,14 @@ def _body_guess(texts: Sequence[str | None], sample: str) -> tuple[str, float] |
 
 
 def _letters(text: str) -> int:
-    return len(_LETTER_RE.findall(text))
+    """About how many letters the text has: its characters less ASCII spaces, digits and
+    punctuation (other characters all count; two C passes over its bytes, where a regex over
+    its characters costs 50-100 µs per 600)."""
+    return len(text.encode("utf-8", "surrogatepass").translate(None, _NOT_COUNTED))
+
+
+def _ascii_letters(text: str) -> int:
+    return len(text.encode("utf-8", "surrogatepass").translate(None, _NOT_ASCII_LETTERS))
 
 
 def page_language(declared: str | None, texts: Sequence[str | None]) -> str | None:
@@ -336,18 +354,19 @@ def _contradicts(markup: str, sample: str) -> str | None:
     A first look at `CHECK_CHARS` characters; only where that doubts the declaration, the whole
     sample decides, and only a confident answer (`_OVERRULE`) that leaves the declared language
     next to no chance overrules it."""
-    first = _guess(sample[:CHECK_CHARS])
-    if first is None or first[0] == markup or first[1] < _MIN_GUESS:
+    first = identify_language(sample[:CHECK_CHARS])
+    if not first or first[0][0] == markup or first[0][1] < _MIN_GUESS:
         return None
-    if len(sample) > CHECK_CHARS:
-        ranked = identify_language(sample)
-        if not ranked or ranked[0][0] in _FILLER:
-            return None
-        best, prob = ranked[0]
-        declared_prob = next((p for code, p in ranked if code == markup), 0.0)
-    else:
-        best, prob = first
-        declared_prob = 0.0
-    if best != markup and prob >= _OVERRULE and declared_prob < _DECLARED_NO_CHANCE:
+    ranked = identify_language(sample) if len(sample) > CHECK_CHARS else first
+    if not ranked:
+        return None
+    best, prob = ranked[0]
+    declared_prob = dict(ranked).get(markup, 0.0)
+    if (
+        best != markup
+        and best not in _FILLER
+        and prob >= _OVERRULE
+        and declared_prob < _DECLARED_NO_CHANCE
+    ):
         return best
     return None

@@ -39,6 +39,9 @@ _CHECK_TEXTS: Final = (
     "市议会周二晚间投票通过了旧市场大厅的翻修计划。",
     "A câmara aprovou a reforma do antigo mercado coberto; as obras começam já.",
 )
+#: How many of the model's classes `Identifier.rank` returns (the rest share under 1e-3 when
+#: the best is confident, and nothing reads them).
+_RANKED: Final = 8
 #: The model's longest n-gram (its trie's depth), in bytes: the automaton's state after a
 #: byte depends on that many bytes at most.
 _WINDOW: Final = 6
@@ -62,13 +65,20 @@ class Identifier:
 
     def __init__(self, model: Any) -> None:
         self.model = model
+        if len(model.tk_nextmove) >= 2**31:
+            raise ValueError("py3langid's automaton is larger than int32 offsets reach")
         self.moves = np.frombuffer(model.tk_nextmove, dtype=np.dtype(model.tk_nextmove.typecode))
-        self.row_base = np.asarray(model.tk_row, dtype=np.int64) << 8
+        # int32 (the rows times 256 stay under 2**31): half the memory the walk reads at random.
+        self.row_base = np.asarray(model.tk_row, dtype=np.int32) << 8
         self.output = np.asarray(model.tk_output, dtype=np.int64)
         # The per-state log-probabilities, float16, read as their bits (`_float32`).
         self.table = np.ascontiguousarray(model.nb_ptc).view(np.uint16)
         self.priors = np.asarray(model.nb_pc, dtype=np.float32)
         self.labels: list[str] = list(model.nb_classes)
+        # A byte that leads from the start state back to it (one no n-gram begins with, such
+        # as NUL): _WINDOW - 1 of them before the text let every position walk a full window.
+        start = self.moves[self.row_base[0] : self.row_base[0] + 256]
+        self.padding = bytes([int(np.nonzero(start == 0)[0][0])]) * (_WINDOW - 1)
 
     def probabilities(self, text: str) -> Any:
         """Each of the model's classes' probability for ``text`` (None without features)."""
@@ -77,18 +87,14 @@ class Identifier:
         data = unicodedata.normalize("NFC", text).encode("utf-8", "surrogatepass")
         if not data:
             return None
-        values = np.frombuffer(data, dtype=np.uint8).astype(np.int64)
-        size = len(values)
-        # The state after byte i: the walk from the start over bytes i-5..i (fewer at the start).
-        state = np.zeros(size, dtype=np.int64)
+        size = len(data)
+        values = np.frombuffer(self.padding + data, dtype=np.uint8).astype(np.int32)
         moves, row_base = self.moves, self.row_base
-        for step in range(_WINDOW):
-            # This step reads byte i - (_WINDOW - 1) + step for every position i that has one.
-            first = max(0, _WINDOW - 1 - step)
-            if first >= size:
-                continue
-            current = state[first:]
-            state[first:] = moves[row_base[current] + values[: size - first]]
+        # The state after byte i: the walk from the start over bytes i-5..i (the padding where
+        # the text is shorter), one step for all positions at once.
+        state = moves[row_base[0] + values[:size]]
+        for step in range(1, _WINDOW):
+            state = moves[row_base[state] + values[step : step + size]]
         features = self.output[state]
         features = features[features >= 0]
         if not len(features):
@@ -107,7 +113,7 @@ class Identifier:
         if scores is None:
             return []
         merged: dict[str, float] = {}
-        for i in np.argsort(scores)[::-1][:12].tolist():
+        for i in np.argsort(scores)[::-1][:_RANKED].tolist():
             label = self.labels[i]
             merged[label] = merged.get(label, 0.0) + float(scores[i])
         return sorted(merged.items(), key=lambda item: item[1], reverse=True)
