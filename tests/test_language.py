@@ -215,6 +215,7 @@ def test_the_numpy_scoring_ranks_as_py3langid_does(text: str) -> None:
 
 
 @needs_identifier
+@pytest.mark.spies_on_core
 def test_without_the_numpy_scoring_the_librarys_ranking_is_used(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
