@@ -196,6 +196,8 @@ def test_an_undeclared_page_with_enough_text_always_gets_a_language() -> None:
     )
     assert identify_language(names)[0][1] < 0.5
     assert page_language(None, [names]) is not None
+    # So does one declaring a language of another script (Russian on Latin text).
+    assert page_language("ru", [names]) not in (None, "ru")
     assert extract(page(names), url="https://town.example/a").language is not None
     # Too few letters: nothing is said.
     assert page_language(None, ["Impressum"]) is None

@@ -238,7 +238,8 @@ def _sample(texts: Sequence[str | None]) -> str:
     body = texts[0] if texts else None
     if body and len(body) > 2 * SAMPLE_CHARS:
         size, piece = len(body), SAMPLE_CHARS // _PIECES
-        spread = " ".join(body[k * size // _PIECES :][:piece] for k in range(_PIECES))
+        starts = [k * size // _PIECES for k in range(_PIECES)]
+        spread = " ".join(body[start : start + piece] for start in starts)
         return " ".join(spread.split())
     pieces: list[str] = []
     size = 0
@@ -341,8 +342,9 @@ def page_language(declared: str | None, texts: Sequence[str | None]) -> str | No
     best, prob = guess
     if best == markup or prob >= _MIN_GUESS:
         return best
-    if markup is None and _letters(sample) >= _ENOUGH_LETTERS:
-        # Nothing declared and text enough: the identifier's best guess, however unsure.
+    if _letters(sample) >= _ENOUGH_LETTERS:
+        # Nothing declared, or a language of another script than the text's, and text enough:
+        # the identifier's best guess, however unsure.
         return best
     return markup
 
