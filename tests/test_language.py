@@ -8,7 +8,13 @@ import pytest
 
 from newsspider import extract
 from newsspider.extraction.metadata import language
-from newsspider.extraction.metadata.language import normalise_code, page_language, script_language
+from newsspider.extraction.metadata.language import (
+    identify_language,
+    normalise_code,
+    page_language,
+    script_language,
+)
+from newsspider.extraction.metadata.language_id import Identifier
 
 # Texts written for these tests (a few sentences each, about one made-up town).
 FRENCH = (
@@ -37,6 +43,22 @@ GERMAN = (
     "Der Stadtrat hat am Dienstagabend die Sanierung der alten Markthalle beschlossen. "
     "Die Arbeiten beginnen im Frühjahr und dauern nach Angaben des Bürgermeisters fast zwei "
     "Jahre. Während der Bauzeit ziehen die Händler vorübergehend auf den Kirchplatz um."
+)
+ENGLISH = (
+    "The town council voted on Tuesday evening to renovate the old covered market hall. "
+    "Work will begin in the spring and last almost two years, according to the mayor. "
+    "During the works the traders will move to the square in front of the church."
+)
+SPANISH = (
+    "El ayuntamiento aprobó el martes por la noche la reforma del antiguo mercado cubierto. "
+    "Las obras comenzarán en primavera y durarán casi dos años, según el alcalde. "
+    "Durante las obras, los comerciantes se trasladarán a la plaza de la iglesia."
+)
+#: Placeholder text as templates carry it (the identifier reads it as Latin).
+LOREM = (
+    "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt "
+    "ut labore et dolore magna aliqua. Ut enim ad minim veniam, quis nostrud exercitation "
+    "ullamco laboris nisi ut aliquip ex ea commodo consequat. "
 )
 PORTUGUESE = (
     "A câmara municipal aprovou na terça-feira a reforma do antigo mercado coberto. "
@@ -126,3 +148,82 @@ def test_script_language_needs_a_dominant_script() -> None:
     assert script_language(CHINESE) == "zh"
     assert script_language("Σήμερα το δημοτικό συμβούλιο ψήφισε την ανακαίνιση της αγοράς.") == "el"
     assert script_language("") is None
+
+
+@needs_identifier
+def test_a_declaration_in_the_texts_script_that_the_text_contradicts_is_overruled() -> None:
+    # A template's lang="en" on a Spanish article, a German site's lang="de" on an English one.
+    assert extract(page(SPANISH, lang="en"), url="https://town.example/a").language == "es"
+    assert extract(page(ENGLISH, lang="de-DE"), url="https://town.example/a").language == "en"
+    # Too little text to contradict anything: the declaration stands.
+    assert page_language("de", ["The market hall"]) == "de"
+
+
+@needs_identifier
+def test_a_declared_article_quoting_another_language_keeps_its_declaration() -> None:
+    quote = "Breaking: the market hall will close for two years, the mayor said on Tuesday. "
+    body = quote + " ".join([GERMAN] * 3)
+    assert page_language("de", [body]) == "de"
+
+
+@needs_identifier
+def test_a_long_body_is_sampled_beyond_its_opening() -> None:
+    warning = (
+        "Warning: Use of undefined constant REQUEST - assumed 'REQUEST' (this will throw an "
+        "Error in a future version of PHP) in /srv/www/wp-content/languages/de_DE.php on line 9 "
+    )
+    body = warning * 3 + " ".join([GERMAN] * 6)
+    assert page_language(None, [body, "Markthalle"]) == "de"
+    assert page_language("de", [body, "Markthalle"]) == "de"
+
+
+@needs_identifier
+def test_placeholder_latin_never_decides() -> None:
+    body = "Foto: Stadtarchiv. " + LOREM * 2
+    title = "Der Stadtrat beschließt die Sanierung der alten Markthalle am Kirchplatz"
+    # Declared: lorem ipsum does not overrule it. Undeclared: the title decides.
+    assert page_language("de", [body, title]) == "de"
+    assert page_language(None, [body, title]) == "de"
+    assert page_language(None, [body, "Home"]) is None
+
+
+@needs_identifier
+def test_an_undeclared_page_with_enough_text_always_gets_a_language() -> None:
+    # Place names: no language stands out, but there is text enough for the best guess.
+    names = (
+        "Springfield Riverside Franklin Greenville Bristol Clinton Fairview Salem Madison "
+        "Georgetown Arlington Ashland Dover Oxford Jackson Burlington Manchester Milton Newport "
+    )
+    assert identify_language(names)[0][1] < 0.5
+    assert page_language(None, [names]) is not None
+    # So does one declaring a language of another script (Russian on Latin text).
+    assert page_language("ru", [names]) not in (None, "ru")
+    assert extract(page(names), url="https://town.example/a").language is not None
+    # Too few letters: nothing is said.
+    assert page_language(None, ["Impressum"]) is None
+
+
+@needs_identifier
+@pytest.mark.parametrize("text", [ENGLISH, GERMAN, FRENCH, RUSSIAN, CHINESE, SPANISH, LOREM])
+def test_the_numpy_scoring_ranks_as_py3langid_does(text: str) -> None:
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+    model = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+    ours, theirs = Identifier(model).rank(text), model.rank(text)
+    assert [label for label, _ in ours[:3]] == [label for label, _ in theirs[:3]]
+    for (_, p), (_, q) in zip(ours[:3], theirs[:3], strict=True):
+        assert p == pytest.approx(q, abs=1e-4)
+    assert Identifier(model).rank("") == []
+
+
+@needs_identifier
+@pytest.mark.spies_on_core
+def test_without_the_numpy_scoring_the_librarys_ranking_is_used(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(Identifier, "verified", lambda self: False)
+    rank = language._load()
+    assert rank is not None and not isinstance(getattr(rank, "__self__", None), Identifier)
+    monkeypatch.setattr(language, "_identifier", [rank])
+    assert page_language("en", [SPANISH]) == "es"
+    assert page_language(None, [GERMAN]) == "de"

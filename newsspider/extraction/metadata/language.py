@@ -1,23 +1,27 @@
 """The page's language: what the markup declares, checked against the text; the text's script or
-a language identifier (py3langid) where the markup says nothing or contradicts the text.
+a language identifier (py3langid) where the markup says nothing or the text contradicts it.
 
-Order of evidence (`page_language`):
+Order of evidence (`page_language`), over a bounded sample of the body (`_sample`: its first
+`SAMPLE_CHARS` characters, or three pieces spread over a long body; the title and description
+after a short one):
 
 1. The script, where it decides: Hangul is Korean, Kana Japanese, Han without Kana Chinese, Thai
    script Thai, Greek Greek, ... (`_DECISIVE_SCRIPTS`). A declaration that disagrees with such a
    script is overruled (a Chinese page declaring ``lang="en"`` is Chinese).
 2. The markup (``<html lang>``, ``content-language``, ``og:locale``), when the language it
    declares is written in the script most of the text is in (Latin, Cyrillic, Arabic,
-   Devanagari): Russian declared on an English text is not kept.
-3. The identifier (py3langid) on a bounded sample of the body (`SAMPLE_CHARS`), where the
-   markup declares nothing or contradicts the script. Without py3langid this step is skipped.
+   Devanagari) and the identifier, on the sample's first `CHECK_CHARS` characters, does not
+   plainly read another language (`_contradicts`: a template's ``lang="en"`` on a Spanish
+   article is Spanish).
+3. The identifier on the sample, where the markup declares nothing or a language of another
+   script than the text's. Without markup, a page with text enough always gets its best guess;
+   placeholder text (lorem ipsum, which it reads as Latin) never decides (`_FILLER`). Without
+   py3langid this step and the check in 2 are skipped.
 
-Not checked: a declaration of another language of the same script (an English template's
-``lang="en"`` on a German article). The identifier would catch it but costs about 1 µs per
-character of sample (its walk over the text's bytes is Python): on every page that is 0.4× the
-parse (docs/record-metadata.md); where the markup says nothing it is needed and paid. The script
-test reads the sample with one or two C-level regex passes (an ASCII sample skips them). The
-identifier is loaded on first use (about 1 s and 90 MB per process, once).
+The identifier is py3langid's model scored with numpy (`language_id`; the library's own Python
+loop costs about 1 µs per character): about 0.1 ms for the check, paid on every page whose
+markup the script does not settle. It is loaded on first use (about 1 s and 90 MB per process,
+once).
 """
 
 from __future__ import annotations
@@ -26,8 +30,10 @@ import bisect
 import logging
 import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final
+
+from newsspider.extraction.metadata.language_id import Identifier
 
 __all__ = ["SAMPLE_CHARS", "identify_language", "page_language", "script_language"]
 
@@ -38,8 +44,22 @@ logger = logging.getLogger(__name__)
 SAMPLE_CHARS: Final = 600
 #: Fewer letters than this: too little text to judge; the markup stands (or nothing is said).
 MIN_LETTERS: Final = 25
-#: Without markup, an identifier guess below this probability is not reported.
+#: Pieces a long body's sample is taken in (`_sample`).
+_PIECES: Final = 3
+#: Characters the identifier reads to check a declaration in the text's script.
+CHECK_CHARS: Final = 200
+#: An identifier guess below this probability does not count where something is declared.
 _MIN_GUESS: Final = 0.5
+#: Without markup, a guess under `_MIN_GUESS` is still reported from this many letters.
+_ENOUGH_LETTERS: Final = 100
+#: A declaration in the text's script is overruled by a guess at least this probable that gives
+#: the declared language less than `_DECLARED_NO_CHANCE`.
+_OVERRULE: Final = 0.95
+_DECLARED_NO_CHANCE: Final = 0.01
+#: The identifier's answers for placeholder text rather than a language: lorem ipsum reads as
+#: Latin. Such an answer never overrules markup, and without markup the title and description
+#: decide instead.
+_FILLER: Final = frozenset({"la"})
 
 # Scripts that name the language by themselves: (first code point, last code point, language).
 # Hand-written data (the Unicode block ranges); Latin, Cyrillic, Arabic and Devanagari are
@@ -79,6 +99,12 @@ _DECISIVE_RE: Final = re.compile(
     "[" + "".join(f"\\u{a:04x}-\\u{b:04x}" for a, b, _ in _DECISIVE_SCRIPTS) + "]"
 )
 _LETTER_RE: Final = re.compile(r"[^\W\d_]")
+#: Bytes `_letters` leaves out: ASCII non-letters and UTF-8 continuation bytes (a character
+#: outside ASCII counts once, by its first byte).
+_NOT_COUNTED: Final = bytes(b for b in range(256) if b < 0x80 and not chr(b).isalpha()) + bytes(
+    range(0x80, 0xC0)
+)
+_NOT_ASCII_LETTERS: Final = bytes(b for b in range(256) if not (b < 0x80 and chr(b).isalpha()))
 #: Languages written in a decisive script: a declaration of one of them on a text in another
 #: script contradicts the text.
 _SCRIPT_LANGUAGES: Final = frozenset(lang for _, _, lang in _DECISIVE_SCRIPTS)
@@ -149,26 +175,36 @@ def script_language(sample: str) -> str | None:
 # --- the identifier (optional dependency), loaded once per process on first use --------------
 
 _LOAD_LOCK: Final = threading.Lock()
-_identifier: list[Any] = []  # [model] once loaded, [None] when py3langid is missing
+#: [ranking function] once loaded, [None] when py3langid is missing.
+_identifier: list[Callable[[str], list[tuple[str, float]]] | None] = []
 
 
-def _model() -> Any:
+def _load() -> Callable[[str], list[tuple[str, float]]] | None:
+    try:
+        from py3langid.langid import MODEL_FILE, LanguageIdentifier
+    except ImportError:
+        return None
+    try:
+        model: Any = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+    except Exception:  # a broken install: markup and script still work
+        logger.exception("newsspider: loading the language identifier failed")
+        return None
+    try:
+        fast = Identifier(model)
+        if fast.verified():
+            return fast.rank
+    except Exception:  # another model layout: the library's own ranking, slower
+        logger.debug("newsspider: py3langid's model read by the library itself", exc_info=True)
+    logger.info("newsspider: language identification through py3langid's own (slower) ranking")
+    rank: Callable[[str], list[tuple[str, float]]] = model.rank
+    return rank
+
+
+def _model() -> Callable[[str], list[tuple[str, float]]] | None:
     if not _identifier:
         with _LOAD_LOCK:
             if not _identifier:
-                try:
-                    from py3langid.langid import (
-                        MODEL_FILE,
-                        LanguageIdentifier,
-                    )
-
-                    model: Any = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
-                except ImportError:
-                    model = None
-                except Exception:  # a broken install: markup and script still work
-                    logger.exception("newsspider: loading the language identifier failed")
-                    model = None
-                _identifier.append(model)
+                _identifier.append(_load())
     return _identifier[0]
 
 
@@ -180,12 +216,12 @@ def identifier_available() -> bool:
 def identify_language(sample: str) -> list[tuple[str, float]]:
     """The identifier's ranking of ISO 639-1 languages for ``sample`` (best first, with their
     probabilities), or [] without the identifier or enough letters."""
-    model = _model()
-    if model is None or len(_LETTER_RE.findall(sample[:SAMPLE_CHARS])) < MIN_LETTERS:
+    rank = _model()
+    if rank is None or _letters(sample[:SAMPLE_CHARS]) < MIN_LETTERS:
         return []
     ranked: list[tuple[str, float]] = []
     seen: set[str] = set()
-    for label, prob in model.rank(sample[:SAMPLE_CHARS]):
+    for label, prob in rank(sample[:SAMPLE_CHARS]):
         code = _LABEL_ALIASES.get(label, label)
         if code in ISO_639_1 and code not in seen:
             seen.add(code)
@@ -194,7 +230,17 @@ def identify_language(sample: str) -> list[tuple[str, float]]:
 
 
 def _sample(texts: Sequence[str | None]) -> str:
-    """The first `SAMPLE_CHARS` characters of the texts, in order (body first)."""
+    """`SAMPLE_CHARS` characters of the texts, in order (body first), whitespace collapsed.
+
+    A body longer than twice that gives three pieces, from its start, a third and two thirds in:
+    what opens a body is not always its language (a PHP warning, an embedded English tweet, a
+    photo credit), and pieces from its length outvote it."""
+    body = texts[0] if texts else None
+    if body and len(body) > 2 * SAMPLE_CHARS:
+        size, piece = len(body), SAMPLE_CHARS // _PIECES
+        starts = [k * size // _PIECES for k in range(_PIECES)]
+        spread = " ".join(body[start : start + piece] for start in starts)
+        return " ".join(spread.split())
     pieces: list[str] = []
     size = 0
     for text in texts:
@@ -227,19 +273,57 @@ def _declared_script_fits(markup: str, sample: str) -> bool:
     expected = next((name for name, _, langs in _SHARED_SCRIPTS if markup in langs), "latin")
     if sample.isascii():
         return expected == "latin" or not sample.strip()
-    if 2 * len(_LATIN_RE.findall(sample)) >= len(sample):
+    half = len(sample) / 2
+    if _ascii_letters(sample) >= half or len(_LATIN_RE.findall(sample)) >= half:
         return expected == "latin"
     counts = {name: len(letters.findall(sample)) for name, letters, _ in _SHARED_SCRIPTS}
     counts["latin"] = len(_LATIN_RE.findall(sample))
     return max(counts, key=counts.__getitem__) == expected
 
 
+def _guess(sample: str) -> tuple[str, float] | None:
+    """The identifier's best language for the sample and its probability; None without one,
+    or when the sample reads as filler (`_FILLER`)."""
+    ranked = identify_language(sample)
+    if not ranked or ranked[0][0] in _FILLER:
+        return None
+    return ranked[0]
+
+
+def _body_guess(texts: Sequence[str | None], sample: str) -> tuple[str, float] | None:
+    """The identifier's answer from the sample (the body first); where the body reads as filler
+    or says nothing, from the title and description alone."""
+    guess = _guess(sample)
+    if (
+        (guess is None or (guess[1] < _MIN_GUESS and _letters(sample) < _ENOUGH_LETTERS))
+        and texts
+        and texts[0]
+    ):
+        # Filler, or a weak guess on little text: the title and description may say more.
+        other = _guess(_sample(texts[1:]))
+        if other is not None and (guess is None or other[1] > guess[1]):
+            return other
+    return guess
+
+
+def _letters(text: str) -> int:
+    """About how many letters the text has: its characters less ASCII spaces, digits and
+    punctuation (other characters all count; two C passes over its bytes, where a regex over
+    its characters costs 50-100 µs per 600)."""
+    return len(text.encode("utf-8", "surrogatepass").translate(None, _NOT_COUNTED))
+
+
+def _ascii_letters(text: str) -> int:
+    return len(text.encode("utf-8", "surrogatepass").translate(None, _NOT_ASCII_LETTERS))
+
+
 def page_language(declared: str | None, texts: Sequence[str | None]) -> str | None:
     """The page's language (ISO 639-1) from its declared primary subtag and its texts (the body
     first, then the title and description when the body is short).
 
-    The identifier runs only where it is needed (it costs about 1 µs per character): where the
-    markup declares nothing, or declares a language of another script than the text's."""
+    The identifier runs where the markup declares nothing or a language of another script than
+    the text's, and, on a shorter sample (`CHECK_CHARS`), to check a declaration in the text's
+    script (`_contradicts`)."""
     markup = normalise_code(declared)
     sample = _sample(texts)
     script = script_language(sample)
@@ -251,12 +335,40 @@ def page_language(declared: str | None, texts: Sequence[str | None]) -> str | No
         and markup not in _SCRIPT_LANGUAGES
         and _declared_script_fits(markup, sample)
     ):
+        return _contradicts(markup, sample) or markup
+    guess = _body_guess(texts, sample)
+    if guess is None:
         return markup
-    ranked = identify_language(sample)
+    best, prob = guess
+    if best == markup or prob >= _MIN_GUESS:
+        return best
+    if _letters(sample) >= _ENOUGH_LETTERS:
+        # Nothing declared, or a language of another script than the text's, and text enough:
+        # the identifier's best guess, however unsure.
+        return best
+    return markup
+
+
+def _contradicts(markup: str, sample: str) -> str | None:
+    """The language the text is plainly in when it is not the declared one (a template's
+    ``lang="en"`` on a Spanish article), else None.
+
+    A first look at `CHECK_CHARS` characters; only where that doubts the declaration, the whole
+    sample decides, and only a confident answer (`_OVERRULE`) that leaves the declared language
+    next to no chance overrules it."""
+    first = identify_language(sample[:CHECK_CHARS])
+    if not first or first[0][0] == markup or first[0][1] < _MIN_GUESS:
+        return None
+    ranked = identify_language(sample) if len(sample) > CHECK_CHARS else first
     if not ranked:
-        return markup
+        return None
     best, prob = ranked[0]
-    if markup is None or best == markup:
-        return best if prob >= _MIN_GUESS else markup
-    # The declaration contradicts the text's script: the identifier's confident answer wins.
-    return best if prob >= _MIN_GUESS else markup
+    declared_prob = dict(ranked).get(markup, 0.0)
+    if (
+        best != markup
+        and best not in _FILLER
+        and prob >= _OVERRULE
+        and declared_prob < _DECLARED_NO_CHANCE
+    ):
+        return best
+    return None
