@@ -11,18 +11,20 @@ Weights live in ``newsspider/models/page_type.json``, written by
 wceb2026_llm_dev pages, the other development corpora's articles, their article-removed copies
 and generated non-articles; judged leave one site out and leave one corpus out:
 docs/page-type.md). Inference is a few hundred multiplications in plain Python: no scikit-learn
-at run time.
+at run time. The file may hold boosted trees instead (``"kind": "trees"``, `TreeEnsemble`,
+``--learner trees``): measured, they rank pages better but lose at the article floor.
 """
 
 from __future__ import annotations
 
 import json
 import math
+from array import array
 from dataclasses import dataclass
 from importlib import resources
 from operator import mul
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 from newsspider.extraction.classify.page_features import FEATURE_NAMES
 
@@ -33,6 +35,7 @@ __all__ = [
     "RULE_TYPES",
     "PageTypeModel",
     "PageTypePrediction",
+    "TreeEnsemble",
     "classify_page_type",
 ]
 
@@ -75,10 +78,51 @@ INTERNAL_CLASSES: Final = {"no_article": "other"}
 
 
 @dataclass(frozen=True, slots=True)
+class TreeEnsemble:
+    """Boosted regression trees in flat arrays (the trees of a scikit-learn gradient-boosting
+    classifier, exported by `bench.fitting.fit_page_type`). Node n splits on feature
+    ``split_features[n]``: a value at most ``thresholds[n]`` goes to ``lefts[n]``, a larger one
+    to ``rights[n]``; a node with ``split_features[n] < 0`` is a leaf worth ``values[n]`` (the
+    learning rate folded in). Tree t starts at ``roots[t]`` and adds to class
+    ``tree_classes[t]``'s score.
+
+    Hand-written (a few lines) rather than a library: the core must not need scikit-learn or
+    NumPy at run time, and mypyc compiles this loop to native comparisons."""
+
+    split_features: tuple[int, ...]
+    thresholds: tuple[float, ...]
+    lefts: tuple[int, ...]
+    rights: tuple[int, ...]
+    values: tuple[float, ...]
+    roots: tuple[int, ...]
+    tree_classes: tuple[int, ...]
+    #: scikit-learn's `DecisionTreeRegressor` compares the features as 32-bit floats: so
+    #: does this, or a value between a float and its 32-bit rounding would go the other way.
+    float32: bool = True
+
+    def add_scores(self, features: tuple[float, ...], scores: list[float]) -> None:
+        values = tuple(array("f", features)) if self.float32 else features
+        split_features, thresholds = self.split_features, self.thresholds
+        lefts, rights, leaf_values = self.lefts, self.rights, self.values
+        classes = self.tree_classes
+        roots = self.roots
+        for tree in range(len(roots)):
+            node = roots[tree]
+            feature = split_features[node]
+            while feature >= 0:
+                node = lefts[node] if values[feature] <= thresholds[node] else rights[node]
+                feature = split_features[node]
+            target = classes[tree]
+            scores[target] = scores[target] + leaf_values[node]
+
+
+@dataclass(frozen=True, slots=True)
 class PageTypeModel:
-    """One weight row per class over the raw features (the fit's standardisation folded in:
-    w / scale, and the offset b - sum(w * mean / scale)), softmax; ``targets[k]``: the index in
-    `LEARNED_TYPES` that class k's probability counts for."""
+    """One score per class, softmax. The score: ``offsets[k]`` plus the linear row
+    ``weights[k]`` over the raw features (a logistic model's standardisation folded in:
+    w / scale, and the offset b - sum(w * mean / scale)), or plus the trees' leaves for class k
+    (``trees``; then ``weights`` is empty). ``targets[k]``: the index in `LEARNED_TYPES` that
+    class k's probability counts for."""
 
     weights: tuple[tuple[float, ...], ...]
     offsets: tuple[float, ...]
@@ -87,15 +131,27 @@ class PageTypeModel:
     #: real article typed otherwise is lost to the crawl, so the fit chooses the floor that
     #: keeps 98% of every held-out article corpus (`bench.fitting.fit_page_type`).
     article_floor: float = 0.5
+    trees: TreeEnsemble | None = None
+    #: How many features the model reads (`FEATURE_NAMES`).
+    width: int = len(FEATURE_NAMES)
 
-    def predict(self, features: tuple[float, ...]) -> PageTypePrediction:
-        if len(features) != len(self.weights[0]):
-            raise ValueError(f"{len(features)} features for a model of {len(self.weights[0])}")
+    def scores(self, features: tuple[float, ...]) -> list[float]:
+        """Each class's score (logit) before the softmax."""
+        if len(features) != self.width:
+            raise ValueError(f"{len(features)} features for a model of {self.width}")
+        trees = self.trees
+        if trees is not None:
+            scores = list(self.offsets)
+            trees.add_scores(features, scores)
+            return scores
         # `map(mul, ...)` multiplies in C: a fraction of a generator's cost per weight.
-        logits = [
+        return [
             offset + sum(map(mul, row, features))
             for row, offset in zip(self.weights, self.offsets, strict=True)
         ]
+
+    def predict(self, features: tuple[float, ...]) -> PageTypePrediction:
+        logits = self.scores(features)
         top = max(logits)
         exps = [math.exp(logit - top) for logit in logits]
         total = sum(exps)
@@ -108,27 +164,68 @@ class PageTypeModel:
         return PageTypePrediction(LEARNED_TYPES[best], tuple(merged))
 
 
+def _trees(stored: dict[str, Any], width: int) -> TreeEnsemble:
+    """The stored trees, checked: every child and split inside the arrays, every tree's
+    class a class of the model (a damaged file fails at import, never mid-crawl)."""
+    nodes = stored["nodes"]
+    split_features = tuple(int(f) for f in nodes["feature"])
+    thresholds = tuple(float(t) for t in nodes["threshold"])
+    lefts = tuple(int(n) for n in nodes["left"])
+    rights = tuple(int(n) for n in nodes["right"])
+    values = tuple(float(v) for v in nodes["value"])
+    roots = tuple(int(r) for r in stored["roots"])
+    tree_classes = tuple(int(c) for c in stored["tree_classes"])
+    count = len(split_features)
+    if not (len(thresholds) == len(lefts) == len(rights) == len(values) == count):
+        raise ValueError(f"{MODEL_PATH}: node arrays of different lengths: refit it")
+    if len(roots) != len(tree_classes):
+        raise ValueError(f"{MODEL_PATH}: roots and tree classes differ in number: refit it")
+    for node in range(count):
+        if split_features[node] >= width:
+            raise ValueError(f"{MODEL_PATH}: a split on a feature it lacks: refit it")
+        # Children come after their node (scikit-learn's depth-first order): no loop.
+        if split_features[node] >= 0 and not (
+            node < lefts[node] < count and node < rights[node] < count
+        ):
+            raise ValueError(f"{MODEL_PATH}: a node's child is out of place: refit it")
+    if any(not 0 <= root < count for root in roots):
+        raise ValueError(f"{MODEL_PATH}: a tree's root is out of place: refit it")
+    return TreeEnsemble(
+        split_features, thresholds, lefts, rights, values, roots, tree_classes,
+        bool(stored.get("float32", True)),
+    )  # fmt: skip
+
+
 def load_model(text: str) -> PageTypeModel:
-    """The model stored as JSON text (`bench.fitting.fit_page_type` writes it)."""
+    """The model stored as JSON text (`bench.fitting.fit_page_type` writes it): a logistic
+    model (``"kind": "linear"``, the default) or boosted trees (``"kind": "trees"``)."""
     stored = json.loads(text)
     classes = [INTERNAL_CLASSES.get(c, c) for c in stored["classes"]]
     if tuple(stored["features"]) != FEATURE_NAMES or not set(classes) <= set(LEARNED_TYPES):
         # A packaging mistake, not page content: say so at import rather than type wrongly.
         raise ValueError(f"{MODEL_PATH} does not match the page features or types: refit it")
+    targets = tuple(LEARNED_TYPES.index(c) for c in classes)
+    floor = float(stored.get("article_floor", 0.5))
+    width = len(FEATURE_NAMES)
+    if stored.get("kind", "linear") == "trees":
+        trees = _trees(stored, width)
+        offsets = tuple(float(b) for b in stored["base_scores"])
+        if len(offsets) != len(classes) or any(
+            not 0 <= c < len(classes) for c in trees.tree_classes
+        ):
+            raise ValueError(f"{MODEL_PATH}: the trees' classes do not match: refit it")
+        return PageTypeModel((), offsets, targets, floor, trees, width)
     means = [float(m) for m in stored["means"]]
     scales = [float(s) or 1.0 for s in stored["scales"]]
     weights = []
-    offsets = []
+    offsets_list = []
     for row, intercept in zip(stored["weights"], stored["intercepts"], strict=True):
         folded = tuple(float(w) / s for w, s in zip(row, scales, strict=True))
         weights.append(folded)
-        offsets.append(float(intercept) - sum(w * m for w, m in zip(folded, means, strict=True)))
-    return PageTypeModel(
-        tuple(weights),
-        tuple(offsets),
-        tuple(LEARNED_TYPES.index(c) for c in classes),
-        float(stored.get("article_floor", 0.5)),
-    )
+        offsets_list.append(
+            float(intercept) - sum(w * m for w, m in zip(folded, means, strict=True))
+        )
+    return PageTypeModel(tuple(weights), tuple(offsets_list), targets, floor, None, width)
 
 
 def _load() -> PageTypeModel | None:

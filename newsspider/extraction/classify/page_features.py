@@ -31,7 +31,12 @@ from newsspider.extraction.common.url_shape import (
     url_article_score,
 )
 from newsspider.extraction.metadata.reader import PageMetadata
-from newsspider.extraction.page.page_model import DENSE_CHAR_EXTRA, HEADING_TAGS, PageSegments
+from newsspider.extraction.page.page_model import (
+    DENSE_CHAR_EXTRA,
+    HEADING_TAGS,
+    SUBHEADING_TAGS,
+    PageSegments,
+)
 
 __all__ = [
     "FEATURE_NAMES",
@@ -112,6 +117,19 @@ FEATURE_NAMES: Final = (
     "title_agreement",
     "description_agreement",
     "thread_posts",
+    # repeated templates (`_template_features`)
+    "template_groups",
+    "template_items",
+    "template_headed_items",
+    "template_share",
+    "template_link_share",
+    "template_region_share",
+    "body_vs_region",
+    "template_urls",
+    "link_list_items",
+    "link_list_share",
+    "nav_elements",
+    "pagination",
 )
 
 #: Path segments by the kind of page platforms put under them (forum software's /t/ and
@@ -368,6 +386,140 @@ def _structure_features(page: PageSegments) -> tuple[list[float], int]:
     ], prices
 
 
+#: A repeated template's item: a block (not a paragraph or heading) of at most this many
+#: characters, a fifth of them or more in links.
+_ITEM_MAX: Final = 1500
+_ITEM_LINK_SHARE: Final = 0.2
+#: An item of headline length or more is a teaser; a short item almost all link, a menu or
+#: table-of-contents entry.
+_TEASER_ITEM_MIN: Final = 25
+_LINK_ITEM_MAX: Final = 60
+_LINK_ITEM_SHARE: Final = 0.8
+#: Siblings of one tag that make a template (teasers) or a link list (menus, TOCs).
+_TEMPLATE_MIN: Final = 3
+_LINK_LIST_MIN: Final = 5
+_NOT_ITEMS: Final = HEADING_TAGS | {"p", "pre", "hr", "br"}
+#: A pager's line: three or more page numbers (possibly between arrows or dots).
+_PAGER_LINE: Final = re.compile(r"(?:\W{0,3}\d{1,4}\W{0,3}\s+){2,}\d{1,4}\W{0,3}")
+_PAGER_NUMBERS: Final = 3
+
+
+def _same_site(href: str, host: str) -> bool:
+    if href.startswith(("#", "javascript:", "mailto:")):
+        return False
+    if href.startswith("//"):
+        return bool(host) and href[2:].split("/", 1)[0].lower().removeprefix("www.") == host
+    if "://" not in href[:12]:
+        return True  # relative
+    rest = href.split("://", 1)[1]
+    return bool(host) and rest.split("/", 1)[0].lower().removeprefix("www.") == host
+
+
+def _host(url: str | None) -> str:
+    if not url or "://" not in url[:12]:
+        return ""
+    return url.split("://", 1)[1].split("/", 1)[0].split(":", 1)[0].lower().removeprefix("www.")
+
+
+def _template_features(page: PageSegments, shape: BodyShape, url: str | None) -> list[float]:
+    """Repeated templates: sibling blocks of one tag, each small and partly linked, the mark of
+    teaser lists (listings) and of menus and tables of contents (link lists). Linear in the
+    page's blocks: the subtree sums (`subtree_totals`), one sweep over the blocks, and the
+    first link of each teaser in a template. (Siblings are not told apart by their class: a
+    class read per block cost more than the rest of the sweep, and "first"/"active" classes
+    would split one template.)"""
+    parents = page.block_parents
+    tags = page.block_tags
+    elements = page.block_elements
+    prose = page.prose
+    links = page.subtree_totals(page.segment_link_chars)
+    headed = page.subtree_totals([int(tag in SUBHEADING_TAGS) for tag in page.segment_tags])
+    # (parent, tag) -> [items, teasers, link items, chars, link chars, headed teasers]
+    groups: dict[tuple[int, str], list[int]] = {}
+    # (parent, tag) -> its teaser items (blocks), for their links
+    teasers: dict[tuple[int, str], list[int]] = {}
+    for block in range(1, min(len(parents), len(elements))):
+        link_chars = links[block]
+        if not link_chars:
+            continue
+        tag = tags[block]
+        if tag in _NOT_ITEMS:
+            continue
+        chars = prose[block] + link_chars
+        if chars > _ITEM_MAX or link_chars < _ITEM_LINK_SHARE * chars:
+            continue
+        key = (parents[block], tag)
+        group = groups.get(key)
+        if group is None:
+            group = groups[key] = [0, 0, 0, 0, 0, 0]
+        group[0] += 1
+        group[3] += chars
+        group[4] += link_chars
+        if chars >= _TEASER_ITEM_MIN:
+            group[1] += 1
+            if headed[block]:
+                group[5] += 1
+            items_of = teasers.get(key)
+            if items_of is None:
+                teasers[key] = [block]
+            else:
+                items_of.append(block)
+        elif chars <= _LINK_ITEM_MAX and link_chars >= _LINK_ITEM_SHARE * chars:
+            group[2] += 1
+    total_links = links[0] if links else 0
+    total = (prose[0] if prose else 0) + total_links
+    n_groups = items = headed_items = template_chars = template_links = region = 0
+    list_items = list_chars = 0
+    host = _host(url)
+    # Distinct same-site links of the teasers: each teaser's first link.
+    urls: set[str] = set()
+    for key, group in groups.items():
+        if group[1] >= _TEMPLATE_MIN:
+            n_groups += 1
+            items += group[1]
+            headed_items += group[5]
+            template_chars += group[3]
+            template_links += group[4]
+            region = max(region, group[3])
+            for block in teasers[key]:
+                for anchor in elements[block].iter("a"):
+                    href = (anchor.get("href") or "")[:300]
+                    if href and _same_site(href, host):
+                        urls.add(href.split("#", 1)[0])
+                    break
+        if group[2] >= _LINK_LIST_MIN:
+            list_items = max(list_items, group[2])
+            list_chars += group[3]
+    pager = 0
+    digits = 0
+    segment_chars, segment_links = page.segment_chars, page.segment_link_chars
+    for index in range(len(segment_chars)):
+        count = segment_chars[index]
+        if count > _LINK_ITEM_MAX or segment_links[index] * 2 < count or not count:
+            continue
+        for line in page.segment_lines[index]:
+            if _PAGER_LINE.fullmatch(line):
+                pager = 1
+            elif line.isdigit() and len(line) <= 4:
+                digits += 1
+    share = 1.0 / total if total else 0.0
+    body_prose = shape.body_share * (prose[0] if prose else 0)
+    return [
+        _log(n_groups),
+        _log(items),
+        _log(headed_items),
+        template_chars * share,
+        template_links / total_links if total_links else 0.0,
+        region * share,
+        body_prose / (body_prose + region) if body_prose + region > 0 else 0.0,
+        _log(len(urls)),
+        _log(list_items),
+        list_chars * share,
+        float(min(tags.count("nav"), 5)),
+        float(pager or digits >= _PAGER_NUMBERS),
+    ]
+
+
 def page_type_features(  # noqa: PLR0917 - one argument per stage result, all required
     url: str | None,
     metadata: PageMetadata,
@@ -405,4 +557,5 @@ def page_type_features(  # noqa: PLR0917 - one argument per stage result, all re
         -1.0 if evidence.title_agreement is None else _signed(evidence.title_agreement),
         _signed(evidence.description_agreement),
         _log(thread_posts),
+        *_template_features(page, shape, url),
     )
