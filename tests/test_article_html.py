@@ -502,6 +502,8 @@ def _trees(draw: st.DrawFn) -> article_html._Node:
 def test_serialisation_is_lxmls_or_left_to_lxml(root: Any) -> None:
     """`_serialize` writes exactly what ``etree.tostring(method="html")`` writes, or declines
     (None); where lxml refuses a text it always declines."""
+    if not article_html._WRITER_AGREES:
+        pytest.skip("this libxml2 writes the probe otherwise: lxml writes every article")
     children = root.children
     if not children:
         return
@@ -517,6 +519,11 @@ def test_serialisation_is_lxmls_or_left_to_lxml(root: Any) -> None:
 
 
 def test_serialisation_escapes_and_encodes_like_lxml() -> None:
+    # The wheels' libxml2 (2.14, lxml 6) is the one the writer mirrors: it must agree there, or
+    # every article is written by lxml again (correct, a third slower).
+    assert article_html._WRITER_AGREES or etree.LIBXML_VERSION[:2] != (2, 14)
+    if not article_html._WRITER_AGREES:
+        pytest.skip("this libxml2 writes the probe otherwise: lxml writes every article")
     root = article_html._Node("div", None)
     paragraph = article_html._sub(root, "p", None)
     paragraph.text = "Fish & chips <b> cost\r£5"
