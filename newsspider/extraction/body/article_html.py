@@ -17,15 +17,18 @@ and no block between says it is furniture.
 
 Safety is by construction: the output is a new tree, built by this module from an allow-list of
 tags (`_BLOCK_OUTPUT`, `_INLINE_OUTPUT`) and attributes (``href``, ``src``, ``alt``, ``colspan``,
-``rowspan``, ``start``), every URL checked by `page_media.safe_url`, and serialised by lxml,
-which escapes text and attribute values. No element or attribute of the page is copied.
+``rowspan``, ``start``), every URL checked by `page_media.safe_url`, and written with text and
+attribute values escaped as lxml's HTML serialiser escapes them (`_serialize`, which hands the
+tree to lxml itself when a value is in doubt, or when the installed libxml2 writes its probe
+otherwise). No element or attribute of the page is copied. The output tree is plain objects,
+not lxml's: building it through lxml cost a third of this module.
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from typing import Final
+from typing import Any, Final
 
 from lxml import etree
 
@@ -64,7 +67,6 @@ _INLINE_OUTPUT: Final = {
 _DIRECT: Final = _TEXT_BLOCKS
 #: The largest ``colspan``/``rowspan``/``start`` kept (browsers cap spans at 1000 and 65534).
 _MAX_NUMBER: Final = 1000
-_SPACES: Final = re.compile(r"\s+")
 #: Characters of an ``alt`` kept.
 MAX_ALT_CHARS: Final = 500
 
@@ -113,13 +115,195 @@ class _Frame:
         self.tag = tag  # output tag; None: transparent (block) or unwrapped (inline)
         self.attrs = attrs
         self.parent = parent  # the enclosing block frame
-        self.out: etree._Element | None = None
+        self.out: _Node | None = None
         self.media_ok = False
         self.ordinal = 0  # runs with text seen so far (blocks)
         self.inlines: list[_Frame] = []  # open inline frames (blocks)
         self.scope = False  # a figure: the captions inside belong to its images
         self.caption: list[str] = []
         self.first_image = 0
+
+
+class _Node:
+    """One element of the output: the few operations the renderer needs of an lxml element
+    (append a child, text, tail, rename, drop trailing children), without lxml's per-call cost
+    (a sub-element cost about 9,000 instructions, setting a text 3,500). `_serialize` writes
+    the tree as lxml's HTML serialisation would, or hands it to lxml when in doubt."""
+
+    __slots__ = ("attrs", "children", "tag", "tail", "text")
+
+    def __init__(self, tag: str, attrs: dict[str, str] | None) -> None:
+        self.tag = tag
+        self.attrs = attrs
+        self.text = ""
+        self.tail = ""
+        self.children: list[_Node] = []
+
+    def remove(self, child: _Node) -> None:
+        """Remove ``child`` (by identity, with its tail, as lxml's ``remove``)."""
+        children = self.children
+        for index in range(len(children) - 1, -1, -1):
+            if children[index] is child:
+                del children[index]
+                return
+        raise ValueError("not a child")
+
+
+def _sub(parent: _Node, tag: str, attrs: dict[str, str] | None) -> _Node:
+    node = _Node(tag, attrs)
+    parent.children.append(node)
+    return node
+
+
+#: Elements lxml (libxml2 2.14) writes without an end tag: always, and when empty.
+_VOID: Final = frozenset({"br", "img"})
+_END_OMITTED_WHEN_EMPTY: Final = frozenset({"li"})
+#: Attributes libxml2 writes as URIs (spaces, tabs, newlines and non-ASCII percent-encoded).
+_URI_ATTRIBUTES: Final = frozenset({"href", "src"})
+#: The UTF-8 bytes of what `_serialize` writes itself: output holding any other (a control
+#: character lxml refuses, DEL) is written by lxml, which decides.
+_PLAIN_BYTES: Final = bytes(range(0x20, 0x7F)) + b"\t\n\r" + bytes(range(0x80, 0x100))
+
+
+_NOT_ENCODED: Final = re.compile(r"[\ud800-\udfff\ufffe\uffff]")
+
+
+def _escape_text(text: str) -> str:
+    if "&" in text:
+        text = text.replace("&", "&amp;")
+    if "<" in text:
+        text = text.replace("<", "&lt;")
+    if ">" in text:
+        text = text.replace(">", "&gt;")
+    if "\r" in text:
+        text = text.replace("\r", "&#13;")
+    return text
+
+
+def _uri_escape(value: str) -> str:
+    """libxml2's escaping of a URI attribute: spaces, tabs, newlines and characters past ASCII
+    as UTF-8 percent-escapes."""
+    if value.isascii() and " " not in value and "\t" not in value and "\n" not in value:
+        return value
+    parts: list[str] = []
+    for char in value:
+        # Surrogates and non-characters are left for `_doubtful` (lxml refuses them).
+        if char in " \t\n" or (ord(char) > 0x7F and not _NOT_ENCODED.search(char)):
+            parts.append("".join(f"%{byte:02X}" for byte in char.encode("utf-8")))
+        else:
+            parts.append(char)
+    return "".join(parts)
+
+
+def _serialize(nodes: list[_Node]) -> str | None:
+    """``nodes`` (with their tails) as ``etree.tostring(method="html")`` writes them, or None
+    when a value holds what only lxml should judge (a double quote in an attribute, control
+    characters)."""
+    out: list[str] = []
+    stack: list[_Node] = list(reversed(nodes))
+    leaving: list[bool] = [False] * len(stack)
+    while stack:
+        node = stack.pop()
+        if leaving.pop():
+            out.append(f"</{node.tag}>")
+            if node.tail:
+                out.append(_escape_text(node.tail))
+            continue
+        attrs = node.attrs
+        if attrs:
+            out.append("<" + node.tag)
+            for name, value in attrs.items():
+                if '"' in value:
+                    return None
+                written = _uri_escape(value) if name in _URI_ATTRIBUTES else value
+                out.append(f' {name}="{_escape_text(written)}"')
+            out.append(">")
+        else:
+            out.append(f"<{node.tag}>")
+        tag = node.tag
+        children = node.children
+        if tag in _VOID:
+            if children or node.text:
+                return None  # never made by the renderer
+            if node.tail:
+                out.append(_escape_text(node.tail))
+            continue
+        if tag in _END_OMITTED_WHEN_EMPTY and not children and not node.text:
+            if node.tail:
+                out.append(_escape_text(node.tail))
+            continue
+        if node.text:
+            out.append(_escape_text(node.text))
+        stack.append(node)
+        leaving.append(True)
+        for index in range(len(children) - 1, -1, -1):
+            stack.append(children[index])
+            leaving.append(False)
+    html = "".join(out)
+    return None if _doubtful(html) else html
+
+
+def _doubtful(html: str) -> bool:
+    """Does ``html`` hold a character lxml refuses (a control character, a non-character, a
+    surrogate) or might write otherwise (DEL)? The UTF-8 bytes less every other byte value
+    (passes in C: a regular expression cost 40 instructions a character)."""
+    if "\ufffe" in html or "\uffff" in html:
+        return True
+    try:
+        data = html.encode("utf-8")
+    except UnicodeEncodeError:  # a surrogate
+        return True
+    return bool(data.translate(None, _PLAIN_BYTES))
+
+
+def _lxml_html(root: _Node) -> str:
+    """The same tree built in lxml and serialised by it (what `_serialize` mirrors); raises
+    ValueError where lxml refuses a text."""
+    built = etree.Element(root.tag)
+    stack: list[tuple[_Node, etree._Element]] = [(root, built)]
+    while stack:
+        node, element = stack.pop()
+        if node.text:
+            element.text = node.text
+        for child in node.children:
+            attrs = child.attrs
+            made = (
+                etree.SubElement(element, child.tag, attrs)
+                if attrs
+                else etree.SubElement(element, child.tag)
+            )
+            if child.tail:
+                made.tail = child.tail
+            stack.append((child, made))
+    html = etree.tostring(built, method="html", encoding="unicode")
+    return html[html.index(">") + 1 : html.rindex("<")]
+
+
+def _writer_agrees() -> bool:
+    """Does `_serialize` write what the installed lxml writes, on a probe of every rule it
+    mirrors? (Another libxml2 may write otherwise: then lxml writes every article.)"""
+    root = _Node("div", None)
+    paragraph = _sub(root, "p", None)
+    paragraph.text = "a & b < c > d\r é\u00a0"
+    link = _sub(paragraph, "a", {"href": "https://x.test/a b/é?q=1&r=<2>'"})
+    link.text = "e"
+    link.tail = "f"
+    _sub(paragraph, "br", None).tail = "g"
+    _sub(paragraph, "img", {"src": "https://x.test/i\tj.png", "alt": "it's <x>"})
+    _sub(_sub(root, "ul", None), "li", None)
+    cell = _sub(_sub(_sub(root, "table", None), "tr", None), "td", {"colspan": "2"})
+    cell.text = "h"
+    pre = _sub(root, "pre", None)
+    pre.text = "\n  i\n"
+    for child in root.children[:-1]:
+        child.tail = "\n"
+    try:
+        return _serialize(root.children) == _lxml_html(root)
+    except ValueError:
+        return False
+
+
+_WRITER_AGREES: Final = _writer_agrees()
 
 
 #: Shared frames of nodes that write nothing: ignored nodes, hidden and unwrapped inline ones.
@@ -136,6 +320,19 @@ class _Image:
         self.url = url
         self.alt = alt
         self.caption: str | None = None
+
+
+def _collapse_spaces(text: str) -> str:
+    """``re.sub(r"\\s+", " ", text)`` by `str.split`, which splits at the same characters
+    (both test `Py_UNICODE_ISSPACE`) in a third of the instructions."""
+    inner = " ".join(text.split())
+    if not inner:
+        return " " if text else ""
+    if text[0].isspace():
+        inner = " " + inner
+    if text[-1].isspace():
+        inner += " "
+    return inner
 
 
 def _number(value: str | None) -> str | None:
@@ -179,7 +376,7 @@ class _Renderer:
         self.kept.update(self.captions)
         self.embeds_found = media
         self.resolver = Resolver(base)
-        self.root_out = etree.Element("div")
+        self.root_out = _Node("div", None)
         self.top = _Frame(_LIVE, -1, None, None, None)
         self.top.out = self.root_out
         self.block = self.top
@@ -189,11 +386,12 @@ class _Renderer:
         # counted, its images and embeds noted in `media` in case it turns out to hold no text.
         self.writing = False
         self.run_segment = -1  # the segment the run will be if it holds text
-        self.point: etree._Element | None = None  # where the run's content goes
-        self.holder: etree._Element | None = None  # the <p> made for it, if any
-        self.run_base: etree._Element | None = None  # ... else the block's own element
+        self.point: _Node | None = None  # where the run's content goes
+        self.holder: _Node | None = None  # the <p> made for it, if any
+        self.run_base: _Node | None = None  # ... else the block's own element
+        self.holder_parent: _Node | None = None  # where the <p> went
         self.run_first = 0  # and its children before the run
-        self.tail_of: etree._Element | None = None  # text goes to its tail (None: point.text)
+        self.tail_of: _Node | None = None  # text goes to its tail (None: point.text)
         self.buffer: list[str] = []  # text not yet written
         self.media: list[tuple[str, str, str | None]] = []  # ("img"|"a", URL, alt or text)
         self.has_text = False
@@ -204,8 +402,9 @@ class _Renderer:
         self.scopes: list[_Frame] = []
         self.pre_depth = 0
         self.emitted = 0
-        self.live: set[int] = set()
-        self.texty: set[int] = set()
+        # Per block id (sized by `region`): flags in lists, where sets hashed a boxed int each.
+        self.live: list[bool] = []
+        self.texty: list[bool] = []
         self.owned: dict[int, list[int]] = {}
         self.anchor = -1
         self.anchor_end = -1
@@ -222,11 +421,11 @@ class _Renderer:
         top = low
         while ends[top] < high:
             top = parents[top]
-        live = self.live
+        live = self.live = [False] * len(parents)
         for owner in kept_owners:
             block = owner
-            while block >= top and block not in live:
-                live.add(block)
+            while block >= top and not live[block]:
+                live[block] = True
                 block = parents[block]
         # The region's segments are contiguous: from the kept ones outwards.
         end = ends[top]
@@ -236,18 +435,19 @@ class _Renderer:
         last = max(self.kept)
         while last + 1 < len(owners) and top <= owners[last + 1] <= end:
             last += 1
-        texty, owned = self.texty, self.owned
+        texty = self.texty = [False] * len(parents)
+        owned = self.owned
         for index in range(first, last + 1):
             owner = owners[index]
-            if owner in live:
+            if live[owner]:
                 runs = owned.get(owner)
                 if runs is None:
                     owned[owner] = [index]
                 else:
                     runs.append(index)
             block = owner
-            while block >= top and block not in texty:
-                texty.add(block)
+            while block >= top and not texty[block]:
+                texty[block] = True
                 block = parents[block]
         self.mark_media(page.block_elements[top])
         container = self.container
@@ -294,7 +494,11 @@ class _Renderer:
         embeds_first = media.first if media is not None and media.first else None
         embeds_after = media.after if media is not None and media.after else None
         walker = etree.iterwalk(elements[top], events=("start", "end"))
-        for event, element in walker:
+        for item in walker:
+            # Typed, the pair is read as a tuple; untyped, unpacking it cost three calls of the
+            # iterator protocol per event, more than the walker's own.
+            pair: tuple[str, Any] = item
+            event, element = pair
             if event == "start":
                 tag = element.tag
                 if not isinstance(tag, str):
@@ -344,14 +548,14 @@ class _Renderer:
         self.flush()
         page = self.page
         parent = self.block
-        if block_id in self.live:
+        if self.live[block_id]:
             kind = _LIVE
             media_ok = self.media_allowed(block_id)
         elif (
             parent.kind != _SKIP
             and parent.media_ok
             and page.block_signals[block_id] >= 0
-            and (block_id not in self.texty or page.block_captions[block_id])
+            and (not self.texty[block_id] or page.block_captions[block_id])
         ):
             kind, media_ok = _MEDIA, True
         else:
@@ -451,7 +655,7 @@ class _Renderer:
         self.writing = segment >= 0 and segment in self.kept
         self.run_segment = segment
 
-    def ensure_point(self) -> etree._Element:
+    def ensure_point(self) -> _Node:
         """Where the run's content goes (a writing run): the block's own element when it holds
         inline content, else a new paragraph; the open inline elements of the block re-opened."""
         point = self.point
@@ -462,30 +666,27 @@ class _Renderer:
         if block.tag in _DIRECT:
             self.holder = None
             self.run_base = point = out
-            self.run_first = len(out)
-            self.tail_of = out[-1] if self.run_first else None
+            self.run_first = len(out.children)
+            self.tail_of = out.children[-1] if self.run_first else None
         else:
             # A figure's text is its caption (or, rarely, text beside the picture).
             caption = block.tag == "figure" and self.run_segment in self.captions
-            self.holder = point = etree.SubElement(out, "figcaption" if caption else "p")
+            self.holder = point = _sub(out, "figcaption" if caption else "p", None)
+            self.holder_parent = out
             self.run_base = None
             self.tail_of = None
         for frame in block.inlines:
             if frame.tag is not None:
-                frame.out = point = (
-                    etree.SubElement(point, frame.tag, frame.attrs)
-                    if frame.attrs
-                    else etree.SubElement(point, frame.tag)
-                )
+                frame.out = point = _sub(point, frame.tag, frame.attrs)
                 self.tail_of = None
         self.point = point
         return point
 
-    def child(self, tag: str, attrs: dict[str, str] | None) -> etree._Element:
+    def child(self, tag: str, attrs: dict[str, str] | None) -> _Node:
         """A new element at the run's point, after the text written so far."""
         self.write_buffer()
         point = self.ensure_point()
-        return etree.SubElement(point, tag, attrs) if attrs else etree.SubElement(point, tag)
+        return _sub(point, tag, attrs)
 
     def write_buffer(self) -> None:
         """The run's text so far, into the tree: one assignment per text node."""
@@ -518,7 +719,7 @@ class _Renderer:
         ):
             # Other runs of white space (a no-break space) are left: collapsing them is
             # cosmetic, and searching every text for them cost a tenth of this module.
-            text = _SPACES.sub(" ", text)
+            text = _collapse_spaces(text)
         if self.point is None:
             self.ensure_point()
         self.buffer.append(text)
@@ -595,11 +796,11 @@ class _Renderer:
     def discard(self) -> None:
         holder = self.holder
         if holder is not None:
-            parent = holder.getparent()
+            parent = self.holder_parent
             if parent is not None:
                 parent.remove(holder)
         elif self.run_base is not None:
-            del self.run_base[self.run_first :]
+            del self.run_base.children[self.run_first :]
 
     def write_media(self, block: _Frame) -> None:
         """The images and embeds of a run without text, noted while it was counted."""
@@ -607,16 +808,16 @@ class _Renderer:
         target = (
             out
             if block.tag in _DIRECT or block.tag == "figure"
-            else etree.SubElement(out, "figure" if self.has_image else "p")
+            else _sub(out, "figure" if self.has_image else "p", None)
         )
         for tag, url, text in self.media:
             if tag == "img":
-                etree.SubElement(target, "img", {"src": url, "alt": text} if text else {"src": url})
+                _sub(target, "img", {"src": url, "alt": text} if text else {"src": url})
             else:
-                link = etree.SubElement(target, "a", {"href": url})
-                link.text = text
+                link = _sub(target, "a", {"href": url})
+                link.text = text or ""
 
-    def materialize(self, frame: _Frame) -> etree._Element:
+    def materialize(self, frame: _Frame) -> _Node:
         """The output element of a block frame, creating those of its ancestors as needed."""
         chain: list[_Frame] = []
         current: _Frame | None = frame
@@ -626,11 +827,7 @@ class _Renderer:
         out = current.out if current is not None and current.out is not None else self.root_out
         for pending in reversed(chain):
             if pending.tag is not None:
-                out = (
-                    etree.SubElement(out, pending.tag, pending.attrs)
-                    if pending.attrs
-                    else etree.SubElement(out, pending.tag)
-                )
+                out = _sub(out, pending.tag, pending.attrs)
             pending.out = out
         return out
 
@@ -638,16 +835,15 @@ class _Renderer:
         if self.emitted != len(self.kept):
             raise _Mismatch(f"{self.emitted} of {len(self.kept)} kept segments written")
         root = self.root_out
-        if not len(root):
+        children = root.children
+        if not children:
             html = ""
         else:
-            # One serialisation (one per block cost more than the rest of this module): the
-            # blocks one per line, the wrapper cut off.
-            children = list(root)
+            # The blocks one per line, the wrapper left out.
             for child in children[:-1]:
                 child.tail = "\n"
-            html = etree.tostring(root, method="html", encoding="unicode")
-            html = html[html.index(">") + 1 : html.rindex("<")]
+            written = _serialize(children) if _WRITER_AGREES else None
+            html = written if written is not None else _lxml_html(root)
         seen: set[str] = set()
         images = []
         for image in self.images:

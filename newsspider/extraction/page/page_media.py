@@ -31,12 +31,38 @@ _EDGE_CHARS: Final = "".join(map(chr, range(0x21)))
 _CONTROL: Final = re.compile(r"[\x00-\x1f\x7f]")
 # An absolute http(s) URL that joining and splitting would return unchanged (as in
 # `metadata._absolute`): printable ASCII, no query, fragment, parameters or IPv6 host.
-_PLAIN_ABSOLUTE: Final = re.compile(r"https?://[!-.0-~][!-~]*", re.ASCII)
-_NOT_PLAIN: Final = frozenset("?#;[]\\")
-# Printable ASCII without spaces; and what a fast path must leave to `urllib.parse` (an IPv6
-# host, a backslash browsers read as a slash).
-_PLAIN: Final = re.compile(r"[!-~]+", re.ASCII)
-_TRICKY: Final = frozenset("[]\\")
+# (What ``re.fullmatch(r"https?://[!-.0-~][!-~]*", value, re.ASCII)`` accepts, tested by
+# `_plain_absolute` with string methods: a regular expression cost more than the rest.)
+_NOT_PLAIN: Final = tuple("?#;[]\\")
+# What a fast path must leave to `urllib.parse` (an IPv6 host, a backslash browsers read as a
+# slash).
+_TRICKY: Final = tuple("[]\\")
+#: Resolved URLs a `Resolver` remembers (a page repeats its links and images): bounded memory.
+_CACHED_URLS: Final = 2048
+
+
+def _has_any(value: str, chars: tuple[str, ...]) -> bool:
+    """One `in` test (memchr) per character: ``frozenset.isdisjoint(value)`` hashed a
+    one-character string per character of the URL."""
+    return any(char in value for char in chars)
+
+
+def _plain(value: str) -> bool:
+    """Printable ASCII without spaces, at least one character (``[!-~]+``): `str.isascii` is a
+    flag read, `str.isprintable` one pass in C."""
+    return bool(value) and value.isascii() and value.isprintable() and " " not in value
+
+
+def _plain_absolute(value: str) -> bool:
+    """An absolute http(s) URL of printable ASCII whose host part does not start with a slash
+    (``https?://[!-.0-~][!-~]*``)."""
+    if value.startswith("https://"):
+        start = 8
+    elif value.startswith("http://"):
+        start = 7
+    else:
+        return False
+    return len(value) > start and value[start] != "/" and _plain(value)
 
 
 def safe_url(value: str | None, base: str | None, schemes: frozenset[str]) -> str | None:
@@ -44,7 +70,7 @@ def safe_url(value: str | None, base: str | None, schemes: frozenset[str]) -> st
     relative URL stays relative (it cannot carry a scheme, so it is as safe)."""
     if not value:
         return None
-    if _PLAIN_ABSOLUTE.fullmatch(value) is not None and _NOT_PLAIN.isdisjoint(value):
+    if _plain_absolute(value) and not _has_any(value, _NOT_PLAIN):
         return value  # most URLs of a page: nothing to resolve, no scheme to doubt
     value = _IGNORED_IN_URL.sub("", value).strip(_EDGE_CHARS)
     if not value or len(value) > MAX_URL_CHARS:
@@ -69,7 +95,8 @@ class Resolver:
     """`safe_url` against one base, with the common cases done by string operations: a page's
     images and links are mostly plain absolute, protocol-relative (``//cdn/x.jpg``) or
     root-relative (``/img/x.jpg``) URLs, which joining by `urllib.parse` cost 10 µs each (a
-    product page's 500 images: 5 ms). Anything else goes through `safe_url`."""
+    product page's 500 images: 5 ms). Anything else goes through `safe_url`, once per value
+    and set of schemes (a page repeats its links)."""
 
     def __init__(self, base: str | None) -> None:
         self.base = base
@@ -80,22 +107,30 @@ class Resolver:
             parts is not None
             and parts.scheme in IMAGE_SCHEMES
             and parts.netloc
-            and _PLAIN.fullmatch(parts.netloc) is not None
+            and _plain(parts.netloc)
         ):
             self.scheme = parts.scheme
             self.origin = f"{parts.scheme}://{parts.netloc}"
+        self.resolved: dict[tuple[str, frozenset[str]], str | None] = {}
 
     def resolve(self, value: str | None, schemes: frozenset[str]) -> str | None:
         if not value:
             return None
-        if self.origin and _PLAIN.fullmatch(value) is not None and _TRICKY.isdisjoint(value):
+        if self.origin and _plain(value) and not _has_any(value, _TRICKY):
             if value.startswith(("http://", "https://")):
                 return value if len(value) <= MAX_URL_CHARS else None
             if value.startswith("//"):
                 return f"{self.scheme}:{value}" if len(value) <= MAX_URL_CHARS else None
             if value.startswith("/") and "/." not in value:
                 return self.origin + value if len(value) <= MAX_URL_CHARS else None
-        return safe_url(value, self.base, schemes)
+        key = (value, schemes)
+        resolved = self.resolved
+        if key in resolved:
+            return resolved[key]
+        url = safe_url(value, self.base, schemes)
+        if len(resolved) < _CACHED_URLS and len(value) <= MAX_URL_CHARS:
+            resolved[key] = url
+        return url
 
 
 def page_base(root: etree._Element, url: str | None) -> str | None:
@@ -300,8 +335,14 @@ def read_page_media(root: etree._Element, url: str | None) -> PageMedia:
 
 
 def _video_embed(frame: etree._Element, base: str | None) -> Embed | None:
+    # A URL's host is part of its own text or, when relative, of the base's: an iframe whose
+    # neither names a video host (ads, widgets) is not resolved at all.
+    base_named = base is not None and _names_video_host(base)
     for name in ("src", "data-src", "data-lazy-src"):  # "about:blank" until a script runs
-        src = safe_url(frame.get(name), base, IMAGE_SCHEMES)
+        value = frame.get(name)
+        if not value or not (base_named or _names_video_host(value)):
+            continue
+        src = safe_url(value, base, IMAGE_SCHEMES)
         parts = split_url(src) if src else None
         if src is None or parts is None:
             continue
@@ -310,6 +351,15 @@ def _video_embed(frame: etree._Element, base: str | None) -> Embed | None:
             title = " ".join((frame.get("title") or "").split())[:MAX_EMBED_TITLE] or None
             return Embed(_video_page(host, parts.path, src), title)
     return None
+
+
+def _names_video_host(text: str) -> bool:
+    """Could a URL in ``text`` have a `VIDEO_HOSTS` host? (Substring tests in C; tabs and
+    newlines are dropped as `safe_url` drops them.)"""
+    lowered = text.lower()
+    if "\t" in lowered or "\n" in lowered or "\r" in lowered:
+        lowered = _IGNORED_IN_URL.sub("", lowered)
+    return any(known in lowered for known in VIDEO_HOSTS)
 
 
 def _video_page(host: str, path: str, src: str) -> str:
