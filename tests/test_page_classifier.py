@@ -352,3 +352,15 @@ def test_article_floor_and_merged_classes() -> None:
     assert strict.predict(zero).likeliest_besides_article() == "listing"
     with pytest.raises(ValueError, match="features"):
         strict.predict(zero[:-1])
+
+
+def test_only_password_fields_a_reader_sees_are_counted() -> None:
+    import lxml.html
+
+    field = "<input type='password' name='pw'>"
+    page = (
+        f"<html><body><form>{field}</form><div class='popup' hidden><form>{field}</form></div>"
+        f"<div aria-hidden='true'><p><span>{field}</span></p></div>"
+        f"<input type='password' style='display:none'></body></html>"
+    )
+    assert read_controls(lxml.html.document_fromstring(page)).password_fields == 1

@@ -246,6 +246,9 @@ class _Extraction:
         #: The default algorithm's container choice, kept for `content_selection`.
         self.choice: ContainerChoice | None = None
         self.thread: ThreadSelection | None = None
+        #: The body is a thread whose posts a forum package's post template marks
+        #: (`ThreadSelection.package`): kept after `thread` is let go, for `learned_type`.
+        self.package_thread = False
         self.untrimmed: BodySelection | None = None
         self.selection = BodySelection(-1, ())  # `choose_body` sets it
         self.runner_up_ratio = 1.0
@@ -298,6 +301,7 @@ class _Extraction:
             metadata = self.metadata
             self.selection = trim_edges(page, self.untrimmed, metadata.title, metadata.authors)
         self.choice, self.thread = choice, thread
+        self.package_thread = thread is not None and thread.package
         if thread is None and self.selection.container >= 0:
             container = page.block_elements[self.selection.container]
             self.next_page, self.earlier_page = story_links(
@@ -401,7 +405,15 @@ class _Extraction:
         if self.type_features is None:
             return
         prediction = self.type_prediction = classify_page_type(self.type_features)
-        if prediction is None or self.page_type in RULE_TYPES:
+        if self.page_type in RULE_TYPES:
+            return
+        if self.package_thread:
+            # A forum package's post template around the posts is the surest thread evidence
+            # the page has (structure, not words): a short opening post with a few replies
+            # reads like an article to the model, which sees only the page's measures.
+            self.page_type = "thread"
+            return
+        if prediction is None:
             return
         self.page_type = prediction.page_type
         if self.page_type == "article" and self.article_selection is not None:

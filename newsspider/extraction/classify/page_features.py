@@ -37,6 +37,7 @@ from newsspider.extraction.page.page_model import (
     SUBHEADING_TAGS,
     PageSegments,
 )
+from newsspider.extraction.page.visibility import hidden_in_tree
 
 __all__ = [
     "FEATURE_NAMES",
@@ -248,7 +249,9 @@ def read_controls(root: etree._Element) -> PageControls:
         kind = (el.get("type") or "").lower()
         if tag == "input":
             if kind == "password":
-                passwords += 1
+                # A sign-in popup kept hidden on an article page is no sign-in page.
+                if not hidden_in_tree(el):
+                    passwords += 1
                 continue
             if kind in _TEXT_INPUTS:
                 text_inputs += 1
