@@ -472,6 +472,7 @@ class _Extraction:
         record.presence = self.presence
         record.committee, record.committee_used = self.committee, self.committee_used
         record.type_features, record.type_prediction = self.type_features, self.type_prediction
+        record.package_thread = self.package_thread
 
 
 def _parse(
