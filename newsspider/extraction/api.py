@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any, Final
 
@@ -240,7 +241,11 @@ class _Extraction:
         self.warnings = warnings
         self.metadata = metadata
         self.controls = controls
-        self.title_text, self.password_fields = controls.title, controls.password_fields
+        self.title_text = controls.title
+        # Every password field, hidden ones too, for the rule-based shape type: it feeds the
+        # confidence and the page-content body as they were fitted and measured (no body
+        # changes); the reported type reads the visible ones only (`learned_type`).
+        self.password_fields = controls.password_fields + controls.hidden_password_fields
         self.page = page
         self.explaining = explaining
         #: The default algorithm's container choice, kept for `content_selection`.
@@ -405,6 +410,12 @@ class _Extraction:
         if self.type_features is None:
             return
         prediction = self.type_prediction = classify_page_type(self.type_features)
+        if self.page_type == "login" and self.controls.hidden_password_fields:
+            # Typed by the rule for a password field a reader does not see (a sign-in popup
+            # kept hidden on a short post): typed again by the visible fields only.
+            assert self.signals is not None and self.shape is not None
+            visible = replace(self.signals, password_fields=self.controls.password_fields)
+            self.page_type = classify_page(visible, self.shape, self.metadata.is_article_hint)
         if self.page_type in RULE_TYPES:
             return
         if self.package_thread:

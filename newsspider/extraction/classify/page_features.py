@@ -217,18 +217,23 @@ class PageControls:
     title: str = ""
     forms: int = 0
     text_inputs: int = 0
+    #: Password fields a reader sees (`visibility.hidden_in_tree`), and those kept hidden (a
+    #: sign-in popup on an article page): the model reads the first, the rule-based shape type
+    #: that feeds the confidence both, as it was fitted (`api`).
     password_fields: int = 0
     selects: int = 0
     textareas: int = 0
     buttons: int = 0
     cart_controls: int = 0
+    hidden_password_fields: int = 0
 
 
 def read_controls(root: etree._Element) -> PageControls:
     """One C-level walk that stops only at the title and form controls (the same title and
-    password count as `pagetype.read_form_signals`, whose walk this one replaces in `extract`)."""
+    password count, visible and hidden together, as `pagetype.read_form_signals`, whose walk
+    this one replaces in `extract`)."""
     title: str | None = None
-    forms = text_inputs = passwords = selects = textareas = buttons = cart = 0
+    forms = text_inputs = passwords = hidden_passwords = selects = textareas = buttons = cart = 0
     for el in root.iter("title", "form", "input", "button", "select", "textarea"):
         tag = el.tag
         if tag == "title":
@@ -250,7 +255,9 @@ def read_controls(root: etree._Element) -> PageControls:
         if tag == "input":
             if kind == "password":
                 # A sign-in popup kept hidden on an article page is no sign-in page.
-                if not hidden_in_tree(el):
+                if hidden_in_tree(el):
+                    hidden_passwords += 1
+                else:
                     passwords += 1
                 continue
             if kind in _TEXT_INPUTS:
@@ -265,7 +272,15 @@ def read_controls(root: etree._Element) -> PageControls:
         if _is_cart(words) or (tag == "button" and _is_cart((el.text or "")[:80])):
             cart += 1
     return PageControls(
-        (title or "")[:300], forms, text_inputs, passwords, selects, textareas, buttons, cart
+        (title or "")[:300],
+        forms,
+        text_inputs,
+        passwords,
+        selects,
+        textareas,
+        buttons,
+        cart,
+        hidden_passwords,
     )
 
 

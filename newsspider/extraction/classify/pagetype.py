@@ -17,7 +17,6 @@ from lxml import etree
 
 from newsspider.extraction.common.smoothing import gaussian_smooth
 from newsspider.extraction.page.page_model import DENSE_CHAR_EXTRA, SUBHEADING_TAGS, PageSegments
-from newsspider.extraction.page.visibility import hidden_in_tree
 
 #: Phrases of error pages, matched case-insensitively as whole words ...
 _ERROR_WORDS: Final = (
@@ -114,7 +113,7 @@ def read_form_signals(root: etree._Element) -> tuple[str, int]:
     password_fields = 0
     for el in root.iter("title", "input"):
         if el.tag == "input":
-            if el.get("type") == "password" and not hidden_in_tree(el):
+            if el.get("type") == "password":
                 password_fields += 1
         elif title is None:
             # All its text, as XPath string() reads it.
