@@ -354,7 +354,7 @@ def test_article_floor_and_merged_classes() -> None:
         strict.predict(zero[:-1])
 
 
-def test_only_password_fields_a_reader_sees_are_counted() -> None:
+def test_hidden_password_fields_are_told_apart() -> None:
     import lxml.html
 
     field = "<input type='password' name='pw'>"
@@ -363,4 +363,5 @@ def test_only_password_fields_a_reader_sees_are_counted() -> None:
         f"<div aria-hidden='true'><p><span>{field}</span></p></div>"
         f"<input type='password' style='display:none'></body></html>"
     )
-    assert read_controls(lxml.html.document_fromstring(page)).password_fields == 1
+    controls = read_controls(lxml.html.document_fromstring(page))
+    assert (controls.password_fields, controls.hidden_password_fields) == (4, 3)

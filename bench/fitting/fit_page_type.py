@@ -612,6 +612,9 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="type a forum package's thread by the model too (as before api's thread rule)",
     )
+    parser.add_argument(
+        "--floor", type=float, help="judge at this article floor instead of choosing one"
+    )
     parser.add_argument("--cost", help="time the classifier's stages on this corpus, and stop")
     parser.add_argument("--repeat", type=int, default=3, help="--cost: best of N")
     args = parser.parse_args(argv)
@@ -641,7 +644,8 @@ def main(argv: list[str] | None = None) -> int:
         held = leave_one_corpus_out(rows)
         site_held = leave_one_site_out(rows, None)
         how = "one fit per site"
-    floor = choose_floor(rows, held)
+    floor = choose_floor(rows, held) if args.floor is None else args.floor
+    FLOOR[0] = floor
     lines = [f"{LEARNER[0]}; article floor {floor} (P(article) >= floor types a page article)"]
     lines += ["", f"Leave one site out ({how}), wceb2026_llm_dev's labelled pages:", ""]
     lines += type_table(rows, site_held)

@@ -241,11 +241,10 @@ class _Extraction:
         self.warnings = warnings
         self.metadata = metadata
         self.controls = controls
-        self.title_text = controls.title
         # Every password field, hidden ones too, for the rule-based shape type: it feeds the
         # confidence and the page-content body as they were fitted and measured (no body
         # changes); the reported type reads the visible ones only (`learned_type`).
-        self.password_fields = controls.password_fields + controls.hidden_password_fields
+        self.title_text, self.password_fields = controls.title, controls.password_fields
         self.page = page
         self.explaining = explaining
         #: The default algorithm's container choice, kept for `content_selection`.
@@ -414,7 +413,9 @@ class _Extraction:
             # Typed by the rule for a password field a reader does not see (a sign-in popup
             # kept hidden on a short post): typed again by the visible fields only.
             assert self.signals is not None and self.shape is not None
-            visible = replace(self.signals, password_fields=self.controls.password_fields)
+            controls = self.controls
+            shown = controls.password_fields - controls.hidden_password_fields
+            visible = replace(self.signals, password_fields=shown)
             self.page_type = classify_page(visible, self.shape, self.metadata.is_article_hint)
         if self.page_type in RULE_TYPES:
             return
