@@ -218,10 +218,8 @@ class PageControls:
     forms: int = 0
     text_inputs: int = 0
     #: Every password field, and of them those kept hidden (`visibility.hidden_in_tree`: a
-    #: sign-in popup on an article page). The model reads every field, as it was fitted (held
-    #: out, counting the visible ones only cost readability_testpages 3 of 92 articles: a
-    #: site with accounts publishes articles); the reported login type reads the visible ones
-    #: (`api`).
+    #: sign-in popup on an article page). The model reads every field, as it was fitted; the
+    #: reported login type reads the visible ones (`api`).
     password_fields: int = 0
     selects: int = 0
     textareas: int = 0
