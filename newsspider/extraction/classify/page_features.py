@@ -438,6 +438,33 @@ def _host(url: str | None) -> str:
     return url.split("://", 1)[1].split("/", 1)[0].split(":", 1)[0].lower().removeprefix("www.")
 
 
+#: `SUBHEADING_TAGS` in a fixed order (a frozenset's order may differ between runs).
+_SUBHEADINGS: Final = tuple(sorted(SUBHEADING_TAGS))
+
+
+def _headed_blocks(page: PageSegments) -> list[bool]:
+    """Per block: does its subtree hold an h2-h6 segment? The headings are found by
+    `list.index` (a C scan per tag) and each marks its owner and the owner's ancestors up to
+    one already marked (each block once): linear, and cheaper than summing a 0/1 list over
+    every segment and block (`subtree_totals`), as it was first written."""
+    parents = page.block_parents
+    owners = page.segment_owners
+    tags = page.segment_tags
+    headed = [False] * len(parents)
+    for heading in _SUBHEADINGS:
+        index = -1
+        while True:
+            try:
+                index = tags.index(heading, index + 1)
+            except ValueError:
+                break
+            block = owners[index]
+            while block >= 0 and not headed[block]:
+                headed[block] = True
+                block = parents[block]
+    return headed
+
+
 def _template_features(page: PageSegments, shape: BodyShape, url: str | None) -> list[float]:
     """Repeated templates: sibling blocks of one tag, each small and partly linked, the mark of
     teaser lists (listings) and of menus and tables of contents (link lists). Linear in the
@@ -450,7 +477,7 @@ def _template_features(page: PageSegments, shape: BodyShape, url: str | None) ->
     elements = page.block_elements
     prose = page.prose
     links = page.subtree_totals(page.segment_link_chars)
-    headed = page.subtree_totals([int(tag in SUBHEADING_TAGS) for tag in page.segment_tags])
+    headed = _headed_blocks(page)
     # (parent, tag) -> [items, teasers, link items, chars, link chars, headed teasers]
     groups: dict[tuple[int, str], list[int]] = {}
     # (parent, tag) -> its teaser items (blocks), for their links
