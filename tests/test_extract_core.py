@@ -442,3 +442,31 @@ def test_a_password_form_with_nothing_else_is_a_login_page() -> None:
         "</body></html>"
     )
     assert extract(page).page_type in ("login", "empty")
+
+
+_SHORT_POST = (
+    "<article><h1>Our garden in May</h1><p>The tulips are out at last, a month late after the "
+    "cold spring. Pictures of the beds by the pond follow next week.</p></article>"
+)
+_SIGN_IN = (
+    "<form action='/login'><p>Sign in</p><input name='user'><input type='password' name='pw'>"
+    "<button>Enter</button></form>"
+)
+
+
+@pytest.mark.parametrize(
+    "popup",
+    [
+        f"<div hidden>{_SIGN_IN}</div>",
+        f"<div style='display: none'><div>{_SIGN_IN}</div></div>",
+        f"<div class='modal hidden'>{_SIGN_IN}</div>",
+        f"<div class='modal' aria-hidden='true'>{_SIGN_IN}</div>",
+        f"<template>{_SIGN_IN}</template>",
+    ],
+)
+def test_a_hidden_sign_in_popup_does_not_make_a_short_post_a_login_page(popup: str) -> None:
+    """Only a password field a reader sees counts: the same short post with the sign-in form
+    shown is a login page (the test's control), with it kept hidden it is not."""
+    page = "<html><head><title>Our garden in May</title></head><body>{}</body></html>"
+    assert extract(page.format(_SHORT_POST + _SIGN_IN)).page_type == "login"
+    assert extract(page.format(_SHORT_POST + popup)).page_type not in ("login", "empty")

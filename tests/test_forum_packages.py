@@ -157,7 +157,10 @@ PACKAGES: dict[str, Callable[[list[str]], str]] = {
 
 @pytest.mark.parametrize("package", sorted(PACKAGES))
 def test_short_thread_wins_over_a_longer_notice(package: str) -> None:
-    body = extract(_page(PACKAGES[package](SHORT_POSTS))).body
+    article = extract(_page(PACKAGES[package](SHORT_POSTS)))
+    # The package's post template says what the page is, however article-like its few posts.
+    assert article.page_type == "thread", package
+    body = article.body
     for text in SHORT_POSTS:
         assert text in body, package
     assert body.index(SHORT_POSTS[0]) < body.index(SHORT_POSTS[-1])
@@ -192,8 +195,9 @@ def _plain_thread() -> str:
 
 def test_an_unknown_template_with_a_short_thread_still_loses_to_the_longer_block() -> None:
     # Without a package's template or name, the prose rule stands (no forum is assumed).
-    body = extract(_page(_plain_thread())).body
-    assert "must be logged in" in body
+    article = extract(_page(_plain_thread()))
+    assert "must be logged in" in article.body
+    assert article.page_type != "thread"
 
 
 def test_a_generator_naming_a_forum_package_makes_its_repeated_posts_the_thread() -> None:

@@ -155,7 +155,9 @@ CHROME = ("Well-Known Member", "Junior Member", "Posts:", "My bikes", "Ride on",
 @pytest.mark.parametrize("sidebar", [True, False])
 @pytest.mark.parametrize("template", sorted(TEMPLATES))
 def test_a_short_thread_wins_over_a_longer_sidebar(template: str, sidebar: bool) -> None:
-    body = extract(_page(TEMPLATES[template](POSTS), sidebar=sidebar)).body
+    article = extract(_page(TEMPLATES[template](POSTS), sidebar=sidebar))
+    assert article.page_type == "thread", template  # by the package's post template
+    body = article.body
     for text in POSTS:
         assert text in body, template
     assert body.index(POSTS[0]) < body.index(POSTS[-1])

@@ -352,3 +352,41 @@ def test_article_floor_and_merged_classes() -> None:
     assert strict.predict(zero).likeliest_besides_article() == "listing"
     with pytest.raises(ValueError, match="features"):
         strict.predict(zero[:-1])
+
+
+def test_hidden_password_fields_are_told_apart() -> None:
+    import lxml.html
+
+    field = "<input type='password' name='pw'>"
+    page = (
+        f"<html><body><form>{field}</form><div class='popup' hidden><form>{field}</form></div>"
+        f"<div aria-hidden='true'><p><span>{field}</span></p></div>"
+        f"<input type='password' style='display:none'></body></html>"
+    )
+    controls = read_controls(lxml.html.document_fromstring(page))
+    assert (controls.password_fields, controls.hidden_password_fields) == (4, 3)
+
+
+def test_headed_blocks_are_the_blocks_holding_a_subheading() -> None:
+    """`_headed_blocks` (the heading walk) says of every block what the subtree sum of its
+    h2-h6 segments says."""
+    from newsspider.extraction.classify.page_features import _headed_blocks
+    from newsspider.extraction.page.page_model import SUBHEADING_TAGS
+
+    teasers = "".join(
+        f"<li><h3><a href='/story/{i}/'>Story number {i} of the day</a></h3><p>Lead {i}</p></li>"
+        for i in range(4)
+    )
+    page = (
+        f"<html><body>{_CHROME}<main><h1>Town news</h1><ul>{teasers}</ul>"
+        f"<section><h2>More</h2><div><h5>Deep</h5><p>{_paragraphs(1)}</p></div></section>"
+        f"</main>{_FOOTER}</body></html>"
+    )
+    record = StageRecord()
+    extract(page, ARTICLE_URL, record=record)
+    segments = record.page
+    assert segments is not None
+    sums = segments.subtree_totals([int(tag in SUBHEADING_TAGS) for tag in segments.segment_tags])
+    headed = _headed_blocks(segments)
+    assert headed == [bool(total) for total in sums]
+    assert sum(headed) >= 6  # the teasers' items, the section and the wrappers around them

@@ -96,6 +96,9 @@ class Row:
     site: str
     lang: str
     features: list[float]
+    #: The body is a thread of a forum package's post template: `api` types it "thread"
+    #: whatever the model says (`StageRecord.package_thread`).
+    package_thread: bool = False
 
 
 _SECOND_LEVEL = frozenset({"co", "com", "org", "net", "ac", "gov", "edu", "ne", "or"})
@@ -114,7 +117,12 @@ def _features(body: bytes, url: str, content_type: str = "text/html") -> list[fl
     article = extract(body, url, record=record)
     if record.type_features is None or article.page_type in RULE_TYPES:
         return None
+    _PACKAGE_THREAD[0] = record.package_thread
     return list(record.type_features)
+
+
+#: Whether the last page `_features` read is a package's thread (read by `collect`).
+_PACKAGE_THREAD = [False]
 
 
 def collect(root: Path) -> list[Row]:
@@ -135,7 +143,19 @@ def collect(root: Path) -> list[Row]:
             lang = page.lang or "?"
             features = _features(page.html, url)
             if features is not None:
-                rows.append(Row(corpus, "page", page.id, url, label, site, lang, features))
+                rows.append(
+                    Row(
+                        corpus,
+                        "page",
+                        page.id,
+                        url,
+                        label,
+                        site,
+                        lang,
+                        features,
+                        _PACKAGE_THREAD[0],
+                    )
+                )
             if label != "article" or not page.body:
                 continue
             made = structural(page)
@@ -144,7 +164,17 @@ def collect(root: Path) -> list[Row]:
             features = _features(made.gutted, url)
             if features is not None:
                 rows.append(
-                    Row(corpus, "removed", page.id, url, "no_article", site, lang, features)
+                    Row(
+                        corpus,
+                        "removed",
+                        page.id,
+                        url,
+                        "no_article",
+                        site,
+                        lang,
+                        features,
+                        _PACKAGE_THREAD[0],
+                    )
                 )
         print(f"{corpus}: {time.perf_counter() - started:.0f}s", file=sys.stderr)
     for neg in generate(per_language=4):
@@ -156,7 +186,17 @@ def collect(root: Path) -> list[Row]:
         label = GENERATED_LABELS.get(neg.kind, "no_article")
         page_id = f"{neg.kind}/{neg.lang}/{neg.style}"
         rows.append(
-            Row("generated", neg.kind, page_id, neg.url, label, neg.kind, neg.lang, features)
+            Row(
+                "generated",
+                neg.kind,
+                page_id,
+                neg.url,
+                label,
+                neg.kind,
+                neg.lang,
+                features,
+                _PACKAGE_THREAD[0],
+            )
         )
     return rows
 
@@ -217,10 +257,22 @@ def _proba(model: Any, rows: list[Row]) -> list[dict[str, float]]:
 FLOOR = [0.5]  # the chosen article floor, set by `choose_floor`
 
 
+#: Type a package's thread "thread" whatever the model says, as `api` does (off with
+#: ``--model-only``: the model's own types, as before that rule).
+PACKAGE_THREADS = [True]
+
+
 def _argmax(probs: dict[str, float]) -> str:
     if probs["article"] >= FLOOR[0]:
         return "article"
     return max(LEARNED_TYPES, key=lambda t: probs[t])
+
+
+def _typed(row: Row, probs: dict[str, float]) -> str:
+    """The type `api` reports for the row, from the model's held-out probabilities."""
+    if row.package_thread and PACKAGE_THREADS[0]:
+        return "thread"
+    return _argmax(probs)
 
 
 def choose_floor(rows: list[Row], held: dict[int, dict[str, float]]) -> float:
@@ -228,7 +280,7 @@ def choose_floor(rows: list[Row], held: dict[int, dict[str, float]]) -> float:
     for floor in FLOORS:
         FLOOR[0] = floor
         worst = min(
-            sum(_argmax(held[i]) in ("article", "thread") for i in pages) / len(pages)
+            sum(_typed(rows[i], held[i]) in ("article", "thread") for i in pages) / len(pages)
             for corpus in corpora
             if (pages := [i for i in held if rows[i].source == corpus and rows[i].kind == "page"])
         )
@@ -324,7 +376,7 @@ def auroc(scores: list[float], positives: list[bool]) -> float:
 def type_table(rows: list[Row], held: dict[int, dict[str, float]]) -> list[str]:
     pages = [i for i in held if rows[i].kind == "page"]
     truth = [rows[i].label for i in pages]
-    guess = [_argmax(held[i]) for i in pages]
+    guess = [_typed(rows[i], held[i]) for i in pages]
     out = ["| truth \\ typed | " + " | ".join(LEARNED_TYPES) + " | n |"]
     out.append("|---" * (len(LEARNED_TYPES) + 2) + "|")
     counts = Counter(zip(truth, guess, strict=True))
@@ -360,7 +412,7 @@ def share_table(rows: list[Row], held: dict[int, dict[str, float]], title: str) 
         kind = rows[i].kind if rows[i].source != WCEB else f"{rows[i].kind} ({rows[i].label})"
         groups[(rows[i].source, kind)].append(i)
     for (source, kind), members in sorted(groups.items()):
-        typed = Counter(_argmax(held[i]) for i in members)
+        typed = Counter(_typed(rows[i], held[i]) for i in members)
         n = len(members)
         art = typed["article"]
         keep = art + typed["thread"]
@@ -555,10 +607,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--learner", choices=("linear", "trees"), default="linear", help="the model to fit"
     )
+    parser.add_argument(
+        "--model-only",
+        action="store_true",
+        help="type a forum package's thread by the model too (as before api's thread rule)",
+    )
+    parser.add_argument(
+        "--floor", type=float, help="judge at this article floor instead of choosing one"
+    )
     parser.add_argument("--cost", help="time the classifier's stages on this corpus, and stop")
     parser.add_argument("--repeat", type=int, default=3, help="--cost: best of N")
     args = parser.parse_args(argv)
     LEARNER[0] = args.learner
+    PACKAGE_THREADS[0] = not args.model_only
     if args.cost:
         print("\n".join(cost(corpora_root(args.corpora), args.cost, args.repeat)))
         return 0
@@ -583,7 +644,8 @@ def main(argv: list[str] | None = None) -> int:
         held = leave_one_corpus_out(rows)
         site_held = leave_one_site_out(rows, None)
         how = "one fit per site"
-    floor = choose_floor(rows, held)
+    floor = choose_floor(rows, held) if args.floor is None else args.floor
+    FLOOR[0] = floor
     lines = [f"{LEARNER[0]}; article floor {floor} (P(article) >= floor types a page article)"]
     lines += ["", f"Leave one site out ({how}), wceb2026_llm_dev's labelled pages:", ""]
     lines += type_table(rows, site_held)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any, Final
 
@@ -240,12 +241,18 @@ class _Extraction:
         self.warnings = warnings
         self.metadata = metadata
         self.controls = controls
+        # Every password field, hidden ones too, for the rule-based shape type: it feeds the
+        # confidence and the page-content body as they were fitted and measured (no body
+        # changes); the reported type reads the visible ones only (`learned_type`).
         self.title_text, self.password_fields = controls.title, controls.password_fields
         self.page = page
         self.explaining = explaining
         #: The default algorithm's container choice, kept for `content_selection`.
         self.choice: ContainerChoice | None = None
         self.thread: ThreadSelection | None = None
+        #: The body is a thread whose posts a forum package's post template marks
+        #: (`ThreadSelection.package`): kept after `thread` is let go, for `learned_type`.
+        self.package_thread = False
         self.untrimmed: BodySelection | None = None
         self.selection = BodySelection(-1, ())  # `choose_body` sets it
         self.runner_up_ratio = 1.0
@@ -298,6 +305,7 @@ class _Extraction:
             metadata = self.metadata
             self.selection = trim_edges(page, self.untrimmed, metadata.title, metadata.authors)
         self.choice, self.thread = choice, thread
+        self.package_thread = thread is not None and thread.package
         if thread is None and self.selection.container >= 0:
             container = page.block_elements[self.selection.container]
             self.next_page, self.earlier_page = story_links(
@@ -401,7 +409,23 @@ class _Extraction:
         if self.type_features is None:
             return
         prediction = self.type_prediction = classify_page_type(self.type_features)
-        if prediction is None or self.page_type in RULE_TYPES:
+        if self.page_type == "login" and self.controls.hidden_password_fields:
+            # Typed by the rule for a password field a reader does not see (a sign-in popup
+            # kept hidden on a short post): typed again by the visible fields only.
+            assert self.signals is not None and self.shape is not None
+            controls = self.controls
+            shown = controls.password_fields - controls.hidden_password_fields
+            visible = replace(self.signals, password_fields=shown)
+            self.page_type = classify_page(visible, self.shape, self.metadata.is_article_hint)
+        if self.page_type in RULE_TYPES:
+            return
+        if self.package_thread:
+            # A forum package's post template around the posts is the surest thread evidence
+            # the page has (structure, not words): a short opening post with a few replies
+            # reads like an article to the model, which sees only the page's measures.
+            self.page_type = "thread"
+            return
+        if prediction is None:
             return
         self.page_type = prediction.page_type
         if self.page_type == "article" and self.article_selection is not None:
@@ -460,6 +484,7 @@ class _Extraction:
         record.presence = self.presence
         record.committee, record.committee_used = self.committee, self.committee_used
         record.type_features, record.type_prediction = self.type_features, self.type_prediction
+        record.package_thread = self.package_thread
 
 
 def _parse(

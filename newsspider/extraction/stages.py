@@ -60,6 +60,9 @@ class StageRecord:
     #: The page classifier's features (`page_features.FEATURE_NAMES`) and its prediction.
     type_features: tuple[float, ...] | None = None
     type_prediction: PageTypePrediction | None = None
+    #: The body is a thread of a forum package's post template: typed "thread" whatever the
+    #: prediction (`threads.ThreadSelection.package`).
+    package_thread: bool = False
     #: Record every stage, as an explanation needs (the committee sits on every page, the
     #: tree is kept). False: only the measures a caller reads without explaining (`presence`,
     #: `page_content`), and the extraction runs as without a record (the content filter:

@@ -521,6 +521,9 @@ class ThreadSelection:
 
     posts: tuple[int, ...]
     selection: BodySelection
+    #: The posts are a forum package's post bodies (`forum_package_posts`): the page is a
+    #: thread by its markup, whatever its words say (`api` types it "thread").
+    package: bool = False
 
 
 def thread_selection(
@@ -534,4 +537,8 @@ def thread_selection(
     segment_ids = thread_segments(page, posts)
     if not segment_ids:
         return None
-    return ThreadSelection(tuple(posts), BodySelection(common_ancestor(page, posts), segment_ids))
+    return ThreadSelection(
+        tuple(posts),
+        BodySelection(common_ancestor(page, posts), segment_ids),
+        forum_package_posts(page, posts),
+    )

@@ -37,6 +37,7 @@ from newsspider.extraction.page.page_model import (
     SUBHEADING_TAGS,
     PageSegments,
 )
+from newsspider.extraction.page.visibility import hidden_in_tree
 
 __all__ = [
     "FEATURE_NAMES",
@@ -216,18 +217,23 @@ class PageControls:
     title: str = ""
     forms: int = 0
     text_inputs: int = 0
+    #: Every password field, and of them those kept hidden (`visibility.hidden_in_tree`: a
+    #: sign-in popup on an article page). The model reads every field, as it was fitted; the
+    #: reported login type reads the visible ones (`api`).
     password_fields: int = 0
     selects: int = 0
     textareas: int = 0
     buttons: int = 0
     cart_controls: int = 0
+    hidden_password_fields: int = 0
 
 
 def read_controls(root: etree._Element) -> PageControls:
     """One C-level walk that stops only at the title and form controls (the same title and
-    password count as `pagetype.read_form_signals`, whose walk this one replaces in `extract`)."""
+    password count as `pagetype.read_form_signals`, whose walk
+    this one replaces in `extract`)."""
     title: str | None = None
-    forms = text_inputs = passwords = selects = textareas = buttons = cart = 0
+    forms = text_inputs = passwords = hidden_passwords = selects = textareas = buttons = cart = 0
     for el in root.iter("title", "form", "input", "button", "select", "textarea"):
         tag = el.tag
         if tag == "title":
@@ -248,7 +254,10 @@ def read_controls(root: etree._Element) -> PageControls:
         kind = (el.get("type") or "").lower()
         if tag == "input":
             if kind == "password":
+                # A sign-in popup kept hidden on an article page is no sign-in page.
                 passwords += 1
+                if hidden_in_tree(el):
+                    hidden_passwords += 1
                 continue
             if kind in _TEXT_INPUTS:
                 text_inputs += 1
@@ -262,7 +271,15 @@ def read_controls(root: etree._Element) -> PageControls:
         if _is_cart(words) or (tag == "button" and _is_cart((el.text or "")[:80])):
             cart += 1
     return PageControls(
-        (title or "")[:300], forms, text_inputs, passwords, selects, textareas, buttons, cart
+        (title or "")[:300],
+        forms,
+        text_inputs,
+        passwords,
+        selects,
+        textareas,
+        buttons,
+        cart,
+        hidden_passwords,
     )
 
 
@@ -421,6 +438,33 @@ def _host(url: str | None) -> str:
     return url.split("://", 1)[1].split("/", 1)[0].split(":", 1)[0].lower().removeprefix("www.")
 
 
+#: `SUBHEADING_TAGS` in a fixed order (a frozenset's order may differ between runs).
+_SUBHEADINGS: Final = tuple(sorted(SUBHEADING_TAGS))
+
+
+def _headed_blocks(page: PageSegments) -> list[bool]:
+    """Per block: does its subtree hold an h2-h6 segment? The headings are found by
+    `list.index` (a C scan per tag) and each marks its owner and the owner's ancestors up to
+    one already marked (each block once): linear, and cheaper than summing a 0/1 list over
+    every segment and block (`subtree_totals`), as it was first written."""
+    parents = page.block_parents
+    owners = page.segment_owners
+    tags = page.segment_tags
+    headed = [False] * len(parents)
+    for heading in _SUBHEADINGS:
+        index = -1
+        while True:
+            try:
+                index = tags.index(heading, index + 1)
+            except ValueError:
+                break
+            block = owners[index]
+            while block >= 0 and not headed[block]:
+                headed[block] = True
+                block = parents[block]
+    return headed
+
+
 def _template_features(page: PageSegments, shape: BodyShape, url: str | None) -> list[float]:
     """Repeated templates: sibling blocks of one tag, each small and partly linked, the mark of
     teaser lists (listings) and of menus and tables of contents (link lists). Linear in the
@@ -433,7 +477,7 @@ def _template_features(page: PageSegments, shape: BodyShape, url: str | None) ->
     elements = page.block_elements
     prose = page.prose
     links = page.subtree_totals(page.segment_link_chars)
-    headed = page.subtree_totals([int(tag in SUBHEADING_TAGS) for tag in page.segment_tags])
+    headed = _headed_blocks(page)
     # (parent, tag) -> [items, teasers, link items, chars, link chars, headed teasers]
     groups: dict[tuple[int, str], list[int]] = {}
     # (parent, tag) -> its teaser items (blocks), for their links

@@ -63,6 +63,28 @@ def hidden_attributes(element: etree._Element) -> bool:
     return style is not None and hidden_style(style)
 
 
+def hidden_in_tree(element: etree._Element) -> bool:
+    """Is the element hidden, or inside a hidden element? The tests above on it and each of
+    its ancestors (its ``hidden`` attribute, a hiding inline style or class name), plus
+    ``aria-hidden="true"`` and ``<template>`` (content a script may copy into the page, never
+    shown itself): a sign-in popup kept closed until a click. A walk up the ancestors: for the
+    few elements one asks about (a page's password fields), not for every element."""
+    node: etree._Element | None = element
+    while node is not None:
+        if not isinstance(node.tag, str):  # a comment or processing instruction
+            node = node.getparent()
+            continue
+        if node.tag == "template" or node.get("aria-hidden") == "true":
+            return True
+        if hidden_attributes(node):
+            return True
+        classes = node.get("class")
+        if classes is not None and hidden_class(classes):
+            return True
+        node = node.getparent()
+    return False
+
+
 # Elements with an id, found by libxml2 in C (a Python loop over every element costs 5-8% of
 # an extraction); the few the page's controls name are picked in Python and get the walk's
 # own hiding tests (case-blind, as the walk reads them). A prefilter on the hiding values
