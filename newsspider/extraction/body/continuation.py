@@ -21,6 +21,7 @@ Hand-written: no maintained library detects article pagination (the peers do not
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from itertools import islice
 from typing import Any, Final
 from urllib.parse import urljoin, urlsplit
@@ -101,33 +102,27 @@ def _numbers(url: str) -> list[int]:
 def page_number(url: str, next_url: str) -> int | None:
     """The page number `next_url` names when it is `url`'s next page (one number one higher,
     or a page number added to a first page's URL); else None."""
-    family = _family(url)
-    if family is None or family != _family(next_url):
-        return None
-    here, there = _numbers(url), _numbers(next_url)
-    if len(there) == len(here) + 1:
-        # A page number added: the first page's own numbers kept, one more (2) somewhere.
-        for index, number in enumerate(there):
-            if there[:index] + there[index + 1 :] == here:
-                return number if 2 <= number <= MAX_PAGE_NUMBER else None
-        return None
-    if len(there) != len(here):
-        return None
-    differ = [(a, b) for a, b in zip(here, there, strict=True) if a != b]
-    if len(differ) == 1 and differ[0][1] == differ[0][0] + 1 and differ[0][1] <= MAX_PAGE_NUMBER:
-        return differ[0][1]
-    return None
+    return _numbered_page(url, next_url, lambda here, there: there == here + 1)
 
 
 def later_page(first: str, url: str) -> int | None:
     """The page number of `url` when it is a later page (2 to `MAX_PAGE_NUMBER`) of the story
     whose first page is `first`: `first` with a page number added, or with its page number 1
     raised (``?page=1`` -> ``?page=3``). None otherwise (another story, the same page)."""
-    family = _family(first)
-    if family is None or family != _family(url):
+    return _numbered_page(first, url, lambda here, there: here == 1 and there >= 2)
+
+
+def _numbered_page(url: str, other: str, step: Callable[[int, int], bool]) -> int | None:
+    """The page number `other` names when it is `url` with a page number added (2 to
+    `MAX_PAGE_NUMBER`), or with exactly one number changed as `step(here, there)` allows (at
+    most `MAX_PAGE_NUMBER`); else None. The one URL test behind `page_number` and
+    `later_page`."""
+    family = _family(url)
+    if family is None or family != _family(other):
         return None
-    here, there = _numbers(first), _numbers(url)
+    here, there = _numbers(url), _numbers(other)
     if len(there) == len(here) + 1:
+        # A page number added: the first page's own numbers kept, one more somewhere.
         for index, number in enumerate(there):
             if there[:index] + there[index + 1 :] == here:
                 return number if 2 <= number <= MAX_PAGE_NUMBER else None
@@ -135,7 +130,7 @@ def later_page(first: str, url: str) -> int | None:
     if len(there) != len(here):
         return None
     differ = [(a, b) for a, b in zip(here, there, strict=True) if a != b]
-    if len(differ) == 1 and differ[0][0] == 1 and 2 <= differ[0][1] <= MAX_PAGE_NUMBER:
+    if len(differ) == 1 and differ[0][1] <= MAX_PAGE_NUMBER and step(*differ[0]):
         return differ[0][1]
     return None
 
