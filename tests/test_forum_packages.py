@@ -3,11 +3,10 @@ forum package's post template, beside page furniture longer than the opening pos
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pytest
 
 from newsspider import extract
+from tests.support.forum_posts import PostTemplate
 
 SHORT_POSTS = [
     "Does the ferry still run on Sundays in winter? The timetable page is down.",
@@ -37,127 +36,128 @@ def _page(posts_html: str, generator: str | None = None) -> str:
     )
 
 
-def phpbb(posts: list[str]) -> str:
-    return "".join(
-        f"<div class='post bg{i % 2 + 1}' id='p{i}'><div class='inner'><div class='postbody'>"
-        f"<p class='author'>by <a href='/u/{i}'>user{i}</a></p><div class='content'>{t}</div>"
-        f"<div class='signature'>My boat: a small dinghy</div></div><dl class='postprofile'>"
-        f"<dt><a href='/u/{i}'>user{i}</a></dt><dd>Posts: {i + 3}</dd></dl></div></div>"
-        for i, t in enumerate(posts)
-    )
+PHPBB = PostTemplate(
+    (
+        "<div class='post bg{alt}' id='p{i}'><div class='inner'><div class='postbody'>"
+        "<p class='author'>by <a href='/u/{i}'>user{i}</a></p><div class='content'>{t}</div>"
+        "<div class='signature'>My boat: a small dinghy</div></div><dl class='postprofile'>"
+        "<dt><a href='/u/{i}'>user{i}</a></dt><dd>Posts: {n}</dd></dl></div></div>"
+    ),
+)
 
 
-def vbulletin(posts: list[str]) -> str:
-    items = "".join(
-        f"<li class='postbitlegacy' id='post_{i}'><div class='userinfo'><a href='/m/{i}'>"
-        f"member{i}</a><span>Junior Member</span></div><div class='postdetails'>"
-        f"<div class='postbody'><div class='content'><blockquote class='postcontent restore'>"
-        f"{t}</blockquote></div></div></div></li>"
-        for i, t in enumerate(posts)
-    )
-    return f"<ol id='posts' class='posts'>{items}</ol>"
+VBULLETIN = PostTemplate(
+    (
+        "<li class='postbitlegacy' id='post_{i}'><div class='userinfo'><a href='/m/{i}'>"
+        "member{i}</a><span>Junior Member</span></div><div class='postdetails'>"
+        "<div class='postbody'><div class='content'><blockquote class='postcontent restore'>"
+        "{t}</blockquote></div></div></div></li>"
+    ),
+    "<ol id='posts' class='posts'>{items}</ol>",
+)
 
 
-def xenforo(posts: list[str]) -> str:
-    return "".join(
-        f"<article class='message message--post'><div class='message-inner'>"
-        f"<div class='message-cell message-cell--user'><h4><a href='/members/u.{i}/'>u{i}</a>"
-        f"</h4></div><div class='message-cell message-cell--main'><div class='message-content'>"
-        f"<article class='message-body'><div class='bbWrapper'>{t}</div></article></div>"
-        f"<div class='message-footer'>Like Reply</div></div></div></article>"
-        for i, t in enumerate(posts)
-    )
+XENFORO = PostTemplate(
+    (
+        "<article class='message message--post'><div class='message-inner'>"
+        "<div class='message-cell message-cell--user'><h4><a href='/members/u.{i}/'>u{i}</a>"
+        "</h4></div><div class='message-cell message-cell--main'>"
+        "<div class='message-content'><article class='message-body'><div class='bbWrapper'>"
+        "{t}</div></article></div><div class='message-footer'>Like Reply</div></div></div>"
+        "</article>"
+    ),
+)
 
 
-def discourse(posts: list[str]) -> str:
-    return "".join(
-        f"<div class='topic-post'><article class='boxed onscreen-post'><div class='row'>"
-        f"<div class='topic-avatar'><a href='/u/{i}'>u{i}</a></div><div class='topic-body'>"
-        f"<div class='regular contents'><div class='cooked'><p>{t}</p></div>"
-        f"<section class='post-menu-area'>{i + 2} likes</section></div></div></div></article>"
-        f"</div>"
-        for i, t in enumerate(posts)
-    )
+DISCOURSE = PostTemplate(
+    (
+        "<div class='topic-post'><article class='boxed onscreen-post'><div class='row'>"
+        "<div class='topic-avatar'><a href='/u/{i}'>u{i}</a></div><div class='topic-body'>"
+        "<div class='regular contents'><div class='cooked'><p>{t}</p></div>"
+        "<section class='post-menu-area'>{n} likes</section></div></div></div></article>"
+        "</div>"
+    ),
+)
 
 
-def bbpress(posts: list[str]) -> str:
-    items = "".join(
-        f"<li><div class='bbp-reply-header'>#{i}</div><div class='reply type-reply'>"
-        f"<div class='bbp-reply-author'><a href='/u/{i}'>u{i}</a></div>"
-        f"<div class='bbp-reply-content'><p>{t}</p></div></div></li>"
-        for i, t in enumerate(posts)
-    )
-    return f"<ul class='forums bbp-replies'>{items}</ul>"
+BBPRESS = PostTemplate(
+    (
+        "<li><div class='bbp-reply-header'>#{i}</div><div class='reply type-reply'>"
+        "<div class='bbp-reply-author'><a href='/u/{i}'>u{i}</a></div>"
+        "<div class='bbp-reply-content'><p>{t}</p></div></div></li>"
+    ),
+    "<ul class='forums bbp-replies'>{items}</ul>",
+)
 
 
-def flarum(posts: list[str]) -> str:
-    items = "".join(
-        f"<div class='PostStream-item'><article class='Post CommentPost'><div>"
-        f"<header class='Post-header'><a href='/u/{i}'>u{i}</a></header>"
-        f"<div class='Post-body'><p>{t}</p></div><aside class='Post-actions'>Reply</aside>"
-        f"</div></article></div>"
-        for i, t in enumerate(posts)
-    )
-    return f"<div class='PostStream'>{items}</div>"
+FLARUM = PostTemplate(
+    (
+        "<div class='PostStream-item'><article class='Post CommentPost'><div>"
+        "<header class='Post-header'><a href='/u/{i}'>u{i}</a></header>"
+        "<div class='Post-body'><p>{t}</p></div><aside class='Post-actions'>Reply</aside>"
+        "</div></article></div>"
+    ),
+    "<div class='PostStream'>{items}</div>",
+)
 
 
-def mybb(posts: list[str]) -> str:
-    return "".join(
-        f"<div class='post' id='post_{i}'><div class='post_author'><a href='/u/{i}'>u{i}</a>"
-        f"</div><div class='post_content'><div class='post_head'>Post #{i + 1}</div>"
-        f"<div class='post_body scaleimages'>{t}</div><div class='signature'>cheers</div></div>"
-        f"</div>"
-        for i, t in enumerate(posts)
-    )
+MYBB = PostTemplate(
+    (
+        "<div class='post' id='post_{i}'><div class='post_author'><a href='/u/{i}'>u{i}</a>"
+        "</div><div class='post_content'><div class='post_head'>Post #{n}</div>"
+        "<div class='post_body scaleimages'>{t}</div><div class='signature'>cheers</div>"
+        "</div></div>"
+    ),
+)
 
 
-def invision(posts: list[str]) -> str:
-    return "".join(
-        f"<article class='cPost ipsBox ipsComment'><aside class='ipsComment_author'>"
-        f"<a href='/profile/{i}'>u{i}</a></aside><div class='ipsColumn'>"
-        f"<div class='ipsComment_content'>"
-        f"<div data-role='commentContent' class='ipsType_normal ipsType_richText'><p>{t}</p>"
-        f"</div></div></div></article>"
-        for i, t in enumerate(posts)
-    )
+INVISION = PostTemplate(
+    (
+        "<article class='cPost ipsBox ipsComment'><aside class='ipsComment_author'>"
+        "<a href='/profile/{i}'>u{i}</a></aside><div class='ipsColumn'>"
+        "<div class='ipsComment_content'>"
+        "<div data-role='commentContent' class='ipsType_normal ipsType_richText'><p>{t}</p>"
+        "</div></div></div></article>"
+    ),
+)
 
 
-def smf(posts: list[str]) -> str:
-    return "".join(
-        f"<div class='windowbg'><div class='post_wrapper'><div class='poster'><h4>"
-        f"<a href='/u/{i}'>u{i}</a></h4></div><div class='postarea'><div class='post'>"
-        f"<div class='inner' id='msg_{i}'>{t}</div></div></div></div></div>"
-        for i, t in enumerate(posts)
-    )
+SMF = PostTemplate(
+    (
+        "<div class='windowbg'><div class='post_wrapper'><div class='poster'><h4>"
+        "<a href='/u/{i}'>u{i}</a></h4></div><div class='postarea'><div class='post'>"
+        "<div class='inner' id='msg_{i}'>{t}</div></div></div></div></div>"
+    ),
+)
 
 
-def nodebb(posts: list[str]) -> str:
-    items = "".join(
-        f"<li component='post' data-index='{i}'><div class='post-header'><a href='/user/{i}'>"
-        f"u{i}</a></div><div class='content' component='post/content' itemprop='text'>"
-        f"<p>{t}</p></div><div class='post-footer'>{i} votes</div></li>"
-        for i, t in enumerate(posts)
-    )
-    return f"<ul component='topic' class='posts'>{items}</ul>"
+NODEBB = PostTemplate(
+    (
+        "<li component='post' data-index='{i}'><div class='post-header'><a href='/user/{i}'>"
+        "u{i}</a></div><div class='content' component='post/content' itemprop='text'><p>{t}"
+        "</p></div><div class='post-footer'>{i} votes</div></li>"
+    ),
+    "<ul component='topic' class='posts'>{items}</ul>",
+)
 
 
-PACKAGES: dict[str, Callable[[list[str]], str]] = {
-    "phpbb": phpbb,
-    "vbulletin": vbulletin,
-    "xenforo": xenforo,
-    "discourse": discourse,
-    "bbpress": bbpress,
-    "flarum": flarum,
-    "mybb": mybb,
-    "invision": invision,
-    "smf": smf,
-    "nodebb": nodebb,
+PACKAGES: dict[str, PostTemplate] = {
+    "phpbb": PHPBB,
+    "vbulletin": VBULLETIN,
+    "xenforo": XENFORO,
+    "discourse": DISCOURSE,
+    "bbpress": BBPRESS,
+    "flarum": FLARUM,
+    "mybb": MYBB,
+    "invision": INVISION,
+    "smf": SMF,
+    "nodebb": NODEBB,
 }
 
 
 @pytest.mark.parametrize("package", sorted(PACKAGES))
 def test_short_thread_wins_over_a_longer_notice(package: str) -> None:
-    article = extract(_page(PACKAGES[package](SHORT_POSTS)))
+    article = extract(_page(PACKAGES[package].render(SHORT_POSTS)))
     # The package's post template says what the page is, however article-like its few posts.
     assert article.page_type == "thread", package
     body = article.body
@@ -179,7 +179,7 @@ def test_quoted_reply_chrome_is_left_out_of_the_post() -> None:
         "<a role='button'>Click to expand...</a></div></div></blockquote>"
     )
     posts = [SHORT_POSTS[0], quote + SHORT_POSTS[1], SHORT_POSTS[2]]
-    body = extract(_page(xenforo(posts))).body
+    body = extract(_page(XENFORO.render(posts))).body
     for text in SHORT_POSTS:
         assert text in body
     assert "said:" not in body and "Click to expand" not in body

@@ -6,11 +6,10 @@ each template's style."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pytest
 
 from newsspider import extract
+from tests.support.forum_posts import PostTemplate
 
 POSTS = [
     "Has anyone replaced the chain on a 2019 city bike? Mine skips in third gear.",
@@ -43,111 +42,113 @@ def _page(posts_html: str, *, sidebar: bool = True) -> str:
     )
 
 
-def xenforo1(posts: list[str]) -> str:
-    items = "".join(
-        f"<li id='post-{i}' class='message' data-author='u{i}'><div class='messageUserInfo'>"
-        f"<div class='messageUserBlock'><h3 class='userText'><a class='username'>u{i}</a>"
-        f"<em class='userTitle'>Well-Known Member</em></h3></div></div>"
-        f"<div class='messageInfo primaryContent'><div class='messageContent'><article>"
-        f"<blockquote class='messageText SelectQuoteContainer ugc baseHtml'>{t}</blockquote>"
-        f"</article></div><div class='messageMeta ToggleTriggerAnchor'><span class='item'>"
-        f"<a href='/posts/{i}/'>#{i + 1}</a></span> <a class='ReplyQuote item control reply'"
-        f" href='/posts/{i}/quote'>Reply</a></div></div></li>"
-        for i, t in enumerate(posts)
-    )
-    return f"<ol class='messageList' id='messageList'>{items}</ol>"
+XENFORO1 = PostTemplate(
+    (
+        "<li id='post-{i}' class='message' data-author='u{i}'><div class='messageUserInfo'>"
+        "<div class='messageUserBlock'><h3 class='userText'><a class='username'>u{i}</a>"
+        "<em class='userTitle'>Well-Known Member</em></h3></div></div>"
+        "<div class='messageInfo primaryContent'><div class='messageContent'><article>"
+        "<blockquote class='messageText SelectQuoteContainer ugc baseHtml'>{t}</blockquote>"
+        "</article></div><div class='messageMeta ToggleTriggerAnchor'><span class='item'>"
+        "<a href='/posts/{i}/'>#{n}</a></span> "
+        "<a class='ReplyQuote item control reply' href='/posts/{i}/quote'>Reply</a></div>"
+        "</div></li>"
+    ),
+    "<ol class='messageList' id='messageList'>{items}</ol>",
+)
 
 
-def vbulletin3(posts: list[str]) -> str:
-    return "".join(
-        f"<div id='edit{i}'><table id='post{i}' class='tborder' width='100%'><tr>"
-        f"<td class='thead'>Today, 10:0{i} AM</td><td class='thead' align='right'>#{i + 1}"
-        f"</td></tr><tr><td class='alt2' width='175'><a class='bigusername'>member{i}</a>"
-        f"<div class='smallfont'>Junior Member</div><div class='smallfont'>Posts: {i + 5}"
-        f"</div></td><td class='alt1' id='td_post_{i}'><div id='post_message_{i}'>{t}</div>"
-        f"<div>__________________<br>My bikes: a blue one</div></td></tr></table></div>"
-        for i, t in enumerate(posts)
-    )
+VBULLETIN3 = PostTemplate(
+    (
+        "<div id='edit{i}'><table id='post{i}' class='tborder' width='100%'><tr>"
+        "<td class='thead'>Today, 10:0{i} AM</td><td class='thead' align='right'>#{n}</td>"
+        "</tr><tr><td class='alt2' width='175'><a class='bigusername'>member{i}</a>"
+        "<div class='smallfont'>Junior Member</div><div class='smallfont'>Posts: {n}</div>"
+        "</td><td class='alt1' id='td_post_{i}'><div id='post_message_{i}'>{t}</div><div>"
+        "__________________<br>My bikes: a blue one</div></td></tr></table></div>"
+    ),
+)
 
 
-def invision3(posts: list[str]) -> str:
-    return "".join(
-        f"<div class='post_block hentry clear clearfix' id='post_id_{i}'><div class='post_wrap'>"
-        f"<h3 class='row2'><a class='url fn'>u{i}</a></h3><div class='author_info'>"
-        f"<ul class='user_fields'><li>Members</li><li>{i + 9} posts</li></ul></div>"
-        f"<div class='post_body'><p class='posted_info'>Posted 2 May</p>"
-        f"<div class='post entry-content'>{t}</div></div></div></div>"
-        for i, t in enumerate(posts)
-    )
+INVISION3 = PostTemplate(
+    (
+        "<div class='post_block hentry clear clearfix' id='post_id_{i}'>"
+        "<div class='post_wrap'><h3 class='row2'><a class='url fn'>u{i}</a></h3>"
+        "<div class='author_info'><ul class='user_fields'><li>Members</li><li>{n} posts</li>"
+        "</ul></div><div class='post_body'><p class='posted_info'>Posted 2 May</p>"
+        "<div class='post entry-content'>{t}</div></div></div></div>"
+    ),
+)
 
 
-def vanilla(posts: list[str]) -> str:
-    items = "".join(
-        f"<li class='Item ItemComment' id='Comment_{i}'><div class='Comment'>"
-        f"<div class='Item-Header CommentHeader'><a class='Username'>u{i}</a>"
-        f"<span class='MItem DateCreated'>May 2</span></div><div class='Item-BodyWrap'>"
-        f"<div class='Item-Body'><div class='Message userContent'>{t}</div></div></div>"
-        f"<div class='Reactions'>{i} Likes</div></div></li>"
-        for i, t in enumerate(posts)
-    )
-    return f"<ul class='MessageList DataList Comments'>{items}</ul>"
+VANILLA = PostTemplate(
+    (
+        "<li class='Item ItemComment' id='Comment_{i}'><div class='Comment'>"
+        "<div class='Item-Header CommentHeader'><a class='Username'>u{i}</a>"
+        "<span class='MItem DateCreated'>May 2</span></div><div class='Item-BodyWrap'>"
+        "<div class='Item-Body'><div class='Message userContent'>{t}</div></div></div>"
+        "<div class='Reactions'>{i} Likes</div></div></li>"
+    ),
+    "<ul class='MessageList DataList Comments'>{items}</ul>",
+)
 
 
-def fluxbb(posts: list[str]) -> str:
-    return "".join(
-        f"<div id='p{i}' class='blockpost rowodd'><h2><span>#{i + 1}</span> 2 May</h2>"
-        f"<div class='box'><div class='inbox'><div class='postbody'><div class='postleft'>"
-        f"<dl><dt><strong>u{i}</strong></dt><dd class='usertitle'>Member</dd></dl></div>"
-        f"<div class='postright'><h3>Re: chain</h3><div class='postmsg'><p>{t}</p></div>"
-        f"<div class='postsignature postmsg'><hr>Ride on</div></div></div></div></div></div>"
-        for i, t in enumerate(posts)
-    )
+FLUXBB = PostTemplate(
+    (
+        "<div id='p{i}' class='blockpost rowodd'><h2><span>#{n}</span> 2 May</h2>"
+        "<div class='box'><div class='inbox'><div class='postbody'><div class='postleft'><dl>"
+        "<dt><strong>u{i}</strong></dt><dd class='usertitle'>Member</dd></dl></div>"
+        "<div class='postright'><h3>Re: chain</h3><div class='postmsg'><p>{t}</p></div>"
+        "<div class='postsignature postmsg'><hr>Ride on</div></div></div></div></div></div>"
+    ),
+)
 
 
-def woltlab(posts: list[str]) -> str:
-    items = "".join(
-        f"<li><article class='wbbPost message messageSidebarOrientationLeft'>"
-        f"<div class='messageSidebar'><a class='username'>u{i}</a><div>Rookie</div></div>"
-        f"<div class='messageContent'><header class='messageHeader'>May 2</header>"
-        f"<div class='messageBody'><div class='messageText'><p>{t}</p></div></div>"
-        f"<footer class='messageFooter'>Quote Reply</footer></div></article></li>"
-        for i, t in enumerate(posts)
-    )
-    return f"<ul class='wbbThreadPostList messageList'>{items}</ul>"
+WOLTLAB = PostTemplate(
+    (
+        "<li><article class='wbbPost message messageSidebarOrientationLeft'>"
+        "<div class='messageSidebar'><a class='username'>u{i}</a><div>Rookie</div></div>"
+        "<div class='messageContent'><header class='messageHeader'>May 2</header>"
+        "<div class='messageBody'><div class='messageText'><p>{t}</p></div></div>"
+        "<footer class='messageFooter'>Quote Reply</footer></div></article></li>"
+    ),
+    "<ul class='wbbThreadPostList messageList'>{items}</ul>",
+)
 
 
-def khoros(posts: list[str]) -> str:
-    return "".join(
-        f"<div class='lia-message-view-display lia-component-forums-widget-message-view'>"
-        f"<div class='lia-message-author'><a class='lia-user-name-link'>u{i}</a>"
-        f"<div class='lia-user-rank'>Contributor</div></div><div class='lia-message-body'>"
-        f"<div class='lia-message-body-content'><p>{t}</p></div></div>"
-        f"<div class='lia-message-footer'>{i} Kudos</div></div>"
-        for i, t in enumerate(posts)
-    )
+KHOROS = PostTemplate(
+    (
+        "<div class='lia-message-view-display lia-component-forums-widget-message-view'>"
+        "<div class='lia-message-author'><a class='lia-user-name-link'>u{i}</a>"
+        "<div class='lia-user-rank'>Contributor</div></div><div class='lia-message-body'>"
+        "<div class='lia-message-body-content'><p>{t}</p></div></div>"
+        "<div class='lia-message-footer'>{i} Kudos</div></div>"
+    ),
+)
 
 
-def microdata(posts: list[str]) -> str:
-    # A crawler rendering (Discourse's, here without its generator tag): no package class.
-    return "".join(
-        f"<div id='post_{i + 1}' itemscope itemtype='http://schema.org/DiscussionForumPosting'"
-        f" class='topic-body crawler-post'><div class='crawler-post-meta'>"
-        f"<span class='creator' itemprop='author'><a>u{i}</a></span>"
-        f"<time itemprop='datePublished'>May 2</time></div><div class='post' itemprop='text'>"
-        f"<p>{t}</p></div><div itemprop='interactionStatistic'>{i + 1} Likes</div></div>"
-        for i, t in enumerate(posts)
-    )
+# A crawler rendering (Discourse's, here without its generator tag): no package class.
+MICRODATA = PostTemplate(
+    (
+        "<div id='post_{n}' itemscope itemtype='http://schema.org/DiscussionForumPosting'"
+        " class='topic-body crawler-post'>"
+        "<div class='crawler-post-meta'><span class='creator' itemprop='author'><a>u{i}</a>"
+        "</span><time itemprop='datePublished'>May 2</time></div>"
+        "<div class='post' itemprop='text'><p>{t}</p></div>"
+        "<div itemprop='interactionStatistic'>{n} Likes</div></div>"
+    ),
+)
 
 
-TEMPLATES: dict[str, Callable[[list[str]], str]] = {
-    "xenforo1": xenforo1,
-    "vbulletin3": vbulletin3,
-    "invision3": invision3,
-    "vanilla": vanilla,
-    "fluxbb": fluxbb,
-    "woltlab": woltlab,
-    "khoros": khoros,
-    "microdata": microdata,
+TEMPLATES: dict[str, PostTemplate] = {
+    "xenforo1": XENFORO1,
+    "vbulletin3": VBULLETIN3,
+    "invision3": INVISION3,
+    "vanilla": VANILLA,
+    "fluxbb": FLUXBB,
+    "woltlab": WOLTLAB,
+    "khoros": KHOROS,
+    "microdata": MICRODATA,
 }
 CHROME = ("Well-Known Member", "Junior Member", "Posts:", "My bikes", "Ride on", "Likes", "Kudos")
 
@@ -155,7 +156,7 @@ CHROME = ("Well-Known Member", "Junior Member", "Posts:", "My bikes", "Ride on",
 @pytest.mark.parametrize("sidebar", [True, False])
 @pytest.mark.parametrize("template", sorted(TEMPLATES))
 def test_a_short_thread_wins_over_a_longer_sidebar(template: str, sidebar: bool) -> None:
-    article = extract(_page(TEMPLATES[template](POSTS), sidebar=sidebar))
+    article = extract(_page(TEMPLATES[template].render(POSTS), sidebar=sidebar))
     assert article.page_type == "thread", template  # by the package's post template
     body = article.body
     for text in POSTS:
