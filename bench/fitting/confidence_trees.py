@@ -22,9 +22,9 @@ within the speed budget).
 
 None of them reached the target or beat today's model without losing good bodies, so none ships
 (docs/confidence.md, "Issue 32: a non-linear quality model"). For the day one does,
-`export_trees` writes fitted trees as plain JSON and `TreeEnsemble` evaluates them in plain
-Python, no scikit-learn or numpy (`bench/tests/test_confidence_trees.py` checks it against
-`predict_proba`): small enough to move into the core unchanged.
+`export_trees` writes fitted trees as plain JSON and `TreeEnsemble` evaluates them with the
+core's tree walk (the page type's `page_classifier.TreeEnsemble`), no scikit-learn or numpy
+(`bench/tests/test_confidence_trees.py` checks it against `predict_proba`).
 """
 
 from __future__ import annotations
@@ -58,6 +58,7 @@ from bench.fitting.fit_confidence import (
 )
 from newsspider.extraction.classify import confidence
 from newsspider.extraction.classify.confidence import FEATURE_NAMES
+from newsspider.extraction.classify.page_classifier import TreeEnsemble as CoreTrees
 
 #: Every column a variant may read: the confidence's features, then `EXTRA_NAMES`.
 COLUMNS = (*FEATURE_NAMES, *EXTRA_NAMES)
@@ -379,61 +380,65 @@ def export_trees(model: HistGradientBoostingClassifier, names: Sequence[str]) ->
 
 @dataclass(frozen=True, slots=True)
 class TreeEnsemble:
-    """Boosted trees as `export_trees` stores them, evaluated in plain Python (hand-written: a
-    dozen lines, where loading scikit-learn at run time would cost more than the whole
-    extraction). Each tree is (feature, threshold, left, right, value) per node, a leaf having
-    left -1; the walk is as deep as the tree, never the page's size."""
+    """Boosted trees as `export_trees` stores them, evaluated by the core's tree walk
+    (`page_classifier.TreeEnsemble`, one class, float64 comparisons as
+    `HistGradientBoostingClassifier` makes them): no second evaluator to keep in step."""
 
     features: tuple[str, ...]
     baseline: float
-    trees: tuple[
-        tuple[
-            tuple[int, ...], tuple[float, ...], tuple[int, ...], tuple[int, ...], tuple[float, ...]
-        ],
-        ...,
-    ]
+    trees: CoreTrees
 
     @classmethod
     def from_json(cls, stored: dict[str, Any]) -> TreeEnsemble:
         width = len(stored["features"])
-        trees = []
+        split_features: list[int] = []
+        thresholds: list[float] = []
+        lefts: list[int] = []
+        rights: list[int] = []
+        values: list[float] = []
+        roots: list[int] = []
         for tree in stored["trees"]:
-            feature = tuple(int(f) for f in tree["feature"])
-            left = tuple(int(n) for n in tree["left"])
-            right = tuple(int(n) for n in tree["right"])
+            feature = [int(f) for f in tree["feature"]]
+            left = [int(n) for n in tree["left"]]
+            right = [int(n) for n in tree["right"]]
             size = len(feature)
             if not all(len(tree[k]) == size for k in ("threshold", "left", "right", "value")):
                 raise ValueError("a tree's node lists differ in length")
+            start = len(split_features)
             for node in range(size):
                 # Children come after their parent: a walk always ends, at a leaf.
-                if left[node] >= 0 and not (
+                leaf = left[node] < 0
+                if not leaf and not (
                     node < left[node] < size
                     and node < right[node] < size
                     and 0 <= feature[node] < width
                 ):
                     raise ValueError(f"node {node} of a tree points outside it")
-            trees.append(
-                (
-                    feature,
-                    tuple(map(float, tree["threshold"])),
-                    left,
-                    right,
-                    tuple(map(float, tree["value"])),
-                )
-            )
-        return cls(tuple(stored["features"]), float(stored["baseline"]), tuple(trees))
+                split_features.append(-1 if leaf else feature[node])
+                lefts.append(-1 if leaf else start + left[node])
+                rights.append(-1 if leaf else start + right[node])
+            thresholds.extend(map(float, tree["threshold"]))
+            values.extend(map(float, tree["value"]))
+            roots.append(start)
+        core = CoreTrees(
+            split_features=tuple(split_features),
+            thresholds=tuple(thresholds),
+            lefts=tuple(lefts),
+            rights=tuple(rights),
+            values=tuple(values),
+            roots=tuple(roots),
+            tree_classes=(0,) * len(roots),
+            float32=False,
+        )
+        return cls(tuple(stored["features"]), float(stored["baseline"]), core)
 
     def probability(self, values: Sequence[float]) -> float:
         """P(good) for ``values``, one per name in `features`, in that order."""
         if len(values) != len(self.features):
             raise ValueError(f"{len(values)} values for a model of {len(self.features)}")
-        logit = self.baseline
-        for feature, threshold, left, right, value in self.trees:
-            node = 0
-            while left[node] >= 0:
-                node = left[node] if values[feature[node]] <= threshold[node] else right[node]
-            logit += value[node]
-        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, logit))))
+        logit = [self.baseline]
+        self.trees.add_scores(tuple(values), logit)
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, logit[0]))))
 
 
 def main(argv: list[str] | None = None) -> None:
