@@ -170,9 +170,7 @@ def _articles(draw: st.DrawFn) -> str:
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 @given(_articles())
-def test_generated_articles_render_identically(
-    monkeypatch: pytest.MonkeyPatch, html: str
-) -> None:
+def test_generated_articles_render_identically(monkeypatch: pytest.MonkeyPatch, html: str) -> None:
     _rendered_both_ways(monkeypatch, html.encode())
 
 
@@ -226,9 +224,7 @@ def test_serialisation_is_the_python_writers(
     python_nodes: list[article_html._Node] = []
     compiled_nodes: list[_article_html_c._Node] = []
     for tag, attrs, text, tail, parent in rows:
-        python = article_html._sub(
-            python_nodes[parent] if parent >= 0 else python_root, tag, attrs
-        )
+        python = article_html._sub(python_nodes[parent] if parent >= 0 else python_root, tag, attrs)
         compiled = _article_html_c.sub(
             compiled_nodes[parent] if parent >= 0 else compiled_root, tag, attrs
         )

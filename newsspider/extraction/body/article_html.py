@@ -908,7 +908,7 @@ except ImportError:  # not built: the pure-Python renderer
 else:
     if (
         _article_html_c.SRCSET_ATTRIBUTES == _SRCSET_ATTRIBUTES
-        and _article_html_c.SRC_ATTRIBUTES == (*_LAZY_SRC_ATTRIBUTES, "src")
+        and (*_LAZY_SRC_ATTRIBUTES, "src") == _article_html_c.SRC_ATTRIBUTES
         and _article_html_c.WRITER_AGREES == _WRITER_AGREES
     ):
         _article_html_c.bind(
