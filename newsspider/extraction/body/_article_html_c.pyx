@@ -11,8 +11,9 @@ URL safety) calls the Python helpers bound by `article_html` (`bind`), so those 
 in one place. No libxml2 function is called, only its node structs read.
 """
 
-from cpython.unicode cimport PyUnicode_DecodeUTF8
+from cpython.unicode cimport PyUnicode_4BYTE_KIND, PyUnicode_DecodeUTF8, PyUnicode_FromKindAndData
 from libc.stdint cimport uintptr_t
+from libc.stdlib cimport free, realloc
 from libc.string cimport strcmp, strlen
 
 cimport lxml.includes.etreepublic as cetree
@@ -219,104 +220,182 @@ cdef int _remove(_Node parent, _Node child) except -1:
     raise ValueError("not a child")
 
 
-cdef frozenset _VOID = frozenset({"br", "img"})
-cdef frozenset _END_OMITTED_WHEN_EMPTY = frozenset({"li"})
-cdef frozenset _URI_ATTRIBUTES = frozenset({"href", "src"})
-cdef bytes _PLAIN_BYTES = bytes(range(0x20, 0x7F)) + b"\t\n\r" + bytes(range(0x80, 0x100))
+# The writer's deepest output element (the renderer's trees are far shallower; a deeper one is
+# declined and lxml writes it).
+cdef enum:
+    MAX_WRITE_DEPTH = 4000
+
+cdef const char* _HEX = b"0123456789ABCDEF"
 
 
-cdef str _escape_text(str text):
-    if "&" in text:
-        text = text.replace("&", "&amp;")
-    if "<" in text:
-        text = text.replace("<", "&lt;")
-    if ">" in text:
-        text = text.replace(">", "&gt;")
-    if "\r" in text:
-        text = text.replace("\r", "&#13;")
-    return text
+cdef class _Writer:
+    """`article_html._serialize` in one pass over each text: the output is put together in a
+    buffer of code points, each text escaped (``&``, ``<``, ``>``, CR; URI attributes
+    percent-encoded past ASCII and for spaces, tabs and newlines) and tested for what lxml
+    refuses or writes otherwise (`_doubtful`: C0 controls, DEL, surrogates, non-characters) as
+    it is copied, where the Python writer joined strings, encoded the result and translated
+    its bytes."""
 
+    cdef Py_UCS4* data
+    cdef Py_ssize_t length, capacity
+    cdef bint doubtful
 
-cdef str _uri_escape(str value):
-    cdef list parts
-    cdef Py_UCS4 char
-    cdef object piece
-    if value.isascii() and " " not in value and "\t" not in value and "\n" not in value:
-        return value
-    parts = []
-    for char in value:
-        # Surrogates and non-characters are left for `_doubtful` (lxml refuses them).
-        if char == u" " or char == u"\t" or char == u"\n" or (
-            char > 0x7F
-            and not (0xD800 <= char <= 0xDFFF or char == 0xFFFE or char == 0xFFFF)
-        ):
-            piece = char
-            parts.append("".join([f"%{byte:02X}" for byte in piece.encode("utf-8")]))
-        else:
-            parts.append(char)
-    return "".join(parts)
+    def __dealloc__(self):
+        free(self.data)
 
+    cdef int reserve(self, Py_ssize_t extra) except -1:
+        cdef Py_ssize_t capacity
+        cdef Py_UCS4* grown
+        if self.length + extra <= self.capacity:
+            return 0
+        capacity = self.capacity * 2 if self.capacity else 4096
+        while capacity < self.length + extra:
+            capacity *= 2
+        grown = <Py_UCS4*> realloc(self.data, capacity * sizeof(Py_UCS4))
+        if grown is NULL:
+            raise MemoryError()
+        self.data = grown
+        self.capacity = capacity
+        return 0
 
-cdef bint _doubtful(str html) except -1:
-    cdef bytes data
-    if "\ufffe" in html or "\uffff" in html:
-        return True
-    try:
-        data = html.encode("utf-8")
-    except UnicodeEncodeError:  # a surrogate
-        return True
-    return len(data.translate(None, _PLAIN_BYTES)) > 0
+    cdef inline int literal(self, const char* text) except -1:
+        cdef Py_ssize_t index, size = strlen(text)
+        self.reserve(size)
+        for index in range(size):
+            self.data[self.length + index] = <unsigned char> text[index]
+        self.length += size
+        return 0
+
+    cdef int name(self, str text) except -1:
+        cdef Py_ssize_t index, size = len(text)
+        self.reserve(size)
+        for index in range(size):
+            self.data[self.length + index] = text[index]
+        self.length += size
+        return 0
+
+    cdef int escaped(self, str text, bint uri) except -1:
+        cdef Py_ssize_t index, size = len(text)
+        cdef Py_UCS4 char
+        cdef unsigned int code
+        cdef unsigned char utf8[4]
+        cdef int count, byte
+        # Escapes write at most 12 code points a character (4 UTF-8 bytes as %XX).
+        self.reserve(size)
+        for index in range(size):
+            char = text[index]
+            if char < 0x20:
+                if char == 0x0D:
+                    self.reserve(size - index + 5)
+                    self.literal(b"&#13;")
+                    continue
+                if char == 0x09 or char == 0x0A:
+                    if uri:
+                        self.reserve(size - index + 3)
+                        if char == 0x09:
+                            self.literal(b"%09")
+                        else:
+                            self.literal(b"%0A")
+                        continue
+                else:
+                    self.doubtful = True
+            elif char == 0x26:  # &
+                self.reserve(size - index + 5)
+                self.literal(b"&amp;")
+                continue
+            elif char == 0x3C:  # <
+                self.reserve(size - index + 4)
+                self.literal(b"&lt;")
+                continue
+            elif char == 0x3E:  # >
+                self.reserve(size - index + 4)
+                self.literal(b"&gt;")
+                continue
+            elif char == 0x20:
+                if uri:
+                    self.reserve(size - index + 3)
+                    self.literal(b"%20")
+                    continue
+            elif char >= 0x7F:
+                if char == 0x7F or 0xD800 <= char <= 0xDFFF or char == 0xFFFE or char == 0xFFFF:
+                    self.doubtful = True
+                elif uri:
+                    code = char
+                    if code < 0x800:
+                        utf8[0] = 0xC0 | (code >> 6)
+                        utf8[1] = 0x80 | (code & 0x3F)
+                        count = 2
+                    elif code < 0x10000:
+                        utf8[0] = 0xE0 | (code >> 12)
+                        utf8[1] = 0x80 | ((code >> 6) & 0x3F)
+                        utf8[2] = 0x80 | (code & 0x3F)
+                        count = 3
+                    else:
+                        utf8[0] = 0xF0 | (code >> 18)
+                        utf8[1] = 0x80 | ((code >> 12) & 0x3F)
+                        utf8[2] = 0x80 | ((code >> 6) & 0x3F)
+                        utf8[3] = 0x80 | (code & 0x3F)
+                        count = 4
+                    self.reserve(size - index + 3 * count)
+                    for byte in range(count):
+                        self.data[self.length] = 0x25  # %
+                        self.data[self.length + 1] = <unsigned char> _HEX[utf8[byte] >> 4]
+                        self.data[self.length + 2] = <unsigned char> _HEX[utf8[byte] & 0x0F]
+                        self.length += 3
+                    continue
+            self.data[self.length] = char
+            self.length += 1
+        return 0
+
+    cdef int node(self, _Node node, int depth) except -1:
+        """Write ``node`` and its tail: 0, or 1 when it must be left to lxml."""
+        cdef str tag = node.tag, name, value
+        cdef list children = node.children
+        cdef dict attrs
+        cdef _Node child
+        if depth > MAX_WRITE_DEPTH:
+            return 1
+        self.literal(b"<")
+        self.name(tag)
+        if node.attrs:
+            attrs = <dict> node.attrs
+            for name, value in attrs.items():
+                if '"' in value:
+                    return 1
+                self.literal(b" ")
+                self.name(name)
+                self.literal(b'="')
+                self.escaped(value, name == "href" or name == "src")
+                self.literal(b'"')
+        self.literal(b">")
+        if tag == "br" or tag == "img":
+            if children or node.text:
+                return 1  # never made by the renderer
+        elif not (tag == "li" and not children and not node.text):
+            if node.text:
+                self.escaped(node.text, False)
+            for child in children:
+                if self.node(child, depth + 1):
+                    return 1
+            self.literal(b"</")
+            self.name(tag)
+            self.literal(b">")
+        if node.tail:
+            self.escaped(node.tail, False)
+        return 0
 
 
 cdef object _serialize(list nodes):
-    """article_html._serialize."""
-    cdef list out = []
-    cdef list stack = list(reversed(nodes))
-    cdef list leaving = [False] * len(stack)
+    """article_html._serialize: ``nodes`` (with their tails) as ``etree.tostring(method="html")``
+    writes them, or None when a value holds what only lxml should judge."""
+    cdef _Writer writer = _Writer()
     cdef _Node node
-    cdef str tag, name, value, written, html
-    cdef list children
-    cdef Py_ssize_t index
-    cdef dict attrs
-    while stack:
-        node = <_Node> stack.pop()
-        if leaving.pop():
-            out.append("</" + node.tag + ">")
-            if node.tail:
-                out.append(_escape_text(node.tail))
-            continue
-        tag = node.tag
-        if node.attrs:
-            attrs = <dict> node.attrs
-            out.append("<" + tag)
-            for name, value in attrs.items():
-                if '"' in value:
-                    return None
-                written = _uri_escape(value) if name in _URI_ATTRIBUTES else value
-                out.append(" " + name + '="' + _escape_text(written) + '"')
-            out.append(">")
-        else:
-            out.append("<" + tag + ">")
-        children = node.children
-        if tag in _VOID:
-            if children or node.text:
-                return None  # never made by the renderer
-            if node.tail:
-                out.append(_escape_text(node.tail))
-            continue
-        if tag in _END_OMITTED_WHEN_EMPTY and not children and not node.text:
-            if node.tail:
-                out.append(_escape_text(node.tail))
-            continue
-        if node.text:
-            out.append(_escape_text(node.text))
-        stack.append(node)
-        leaving.append(True)
-        for index in range(len(children) - 1, -1, -1):
-            stack.append(children[index])
-            leaving.append(False)
-    html = "".join(out)
-    return None if _doubtful(html) else html
+    for node in nodes:
+        if writer.node(node, 1):
+            return None
+    if writer.doubtful:
+        return None
+    return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, writer.data, writer.length)
 
 
 cdef str _lxml_html(_Node root):
