@@ -13,7 +13,7 @@ in one place. No libxml2 function is called, only its node structs read.
 
 from cpython.unicode cimport PyUnicode_4BYTE_KIND, PyUnicode_DecodeUTF8, PyUnicode_FromKindAndData
 from libc.stdint cimport uintptr_t
-from libc.stdlib cimport free, realloc
+from libc.stdlib cimport calloc, free, realloc
 from libc.string cimport strcmp, strlen
 
 cimport lxml.includes.etreepublic as cetree
@@ -559,7 +559,8 @@ cdef class _Renderer:
     cdef bint has_text, has_media, has_image
     cdef int pre_depth
     cdef Py_ssize_t emitted
-    cdef list live, texty
+    cdef unsigned char* live  # per block: holds a kept segment (below the region's top)
+    cdef unsigned char* texty  # per block: holds a segment of the region
     cdef dict owned
     cdef int anchor, anchor_end
     cdef set holds_media  # node addresses
@@ -591,8 +592,6 @@ cdef class _Renderer:
         self.scopes = []
         self.pre_depth = 0
         self.emitted = 0
-        self.live = []
-        self.texty = []
         self.owned = {}
         self.anchor = -1
         self.anchor_end = -1
@@ -603,32 +602,58 @@ cdef class _Renderer:
 
     # --- the region and its blocks ------------------------------------------------------------
 
+    def __dealloc__(self):
+        free(self.live)
+        free(self.texty)
+
     cdef int region(self) except -2:
+        """`_Renderer.region`: the lowest block holding every kept segment; fills `live`,
+        `texty` (flags in C arrays) and `owned`."""
         page = self.page
         cdef list owners = page.segment_owners
         cdef list parents = page.block_parents
         cdef list ends = page.block_ends
-        cdef list kept_owners = [owners[index] for index in self.kept]
-        cdef int low = min(kept_owners), high = max(kept_owners)
-        cdef int top = low, block, owner, end, first, last, index, anchor
-        cdef list live, texty, runs
+        cdef Py_ssize_t blocks = len(parents), segments = len(owners)
+        cdef Py_ssize_t index = 0, first = -1, last = -1
+        cdef int low = -1, high = -1, top, block, owner, end, anchor, container
+        cdef unsigned char* live
+        cdef unsigned char* texty
+        cdef list runs
         cdef dict owned
-        while ends[top] < high:
+        for item in self.kept:
+            index = item
+            if not 0 <= index < segments:
+                raise IndexError("segment out of range")
+            owner = owners[index]
+            if not 0 <= owner < blocks:
+                raise IndexError("block out of range")
+            if low < 0 or owner < low:
+                low = owner
+            if owner > high:
+                high = owner
+            if first < 0 or index < first:
+                first = index
+            if index > last:
+                last = index
+        top = low
+        while <int> ends[top] < high:
             top = parents[top]
-        live = self.live = [False] * len(parents)
-        for owner in kept_owners:
-            block = owner
+            if top < 0:
+                raise _Mismatch("no block holds every kept segment")
+        live = self.live = <unsigned char*> calloc(blocks, 1)
+        texty = self.texty = <unsigned char*> calloc(blocks, 1)
+        if live is NULL or texty is NULL:
+            raise MemoryError()
+        for item in self.kept:
+            block = owners[<Py_ssize_t> item]
             while block >= top and not live[block]:
-                live[block] = True
+                live[block] = 1
                 block = parents[block]
         end = ends[top]
-        first = min(self.kept)
         while first > 0 and top <= <int> owners[first - 1] <= end:
             first -= 1
-        last = max(self.kept)
-        while last + 1 < len(owners) and top <= <int> owners[last + 1] <= end:
+        while last + 1 < segments and top <= <int> owners[last + 1] <= end:
             last += 1
-        texty = self.texty = [False] * len(parents)
         owned = self.owned
         for index in range(first, last + 1):
             owner = owners[index]
@@ -640,11 +665,11 @@ cdef class _Renderer:
                     runs.append(index)
             block = owner
             while block >= top and not texty[block]:
-                texty[block] = True
+                texty[block] = 1
                 block = parents[block]
         self.mark_media((<cetree._Element> page.block_elements[top])._c_node)
         container = self.container
-        if 0 <= container < len(parents) and <int> parents[container] >= 0:
+        if 0 <= container < blocks and <int> parents[container] >= 0:
             anchor = parents[container]
             self.anchor, self.anchor_end = anchor, ends[anchor]
         return top
