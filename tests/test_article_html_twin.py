@@ -226,3 +226,42 @@ def test_serialisation_is_the_python_writers(
         python_root.children
     )
     assert _article_html_c.WRITER_AGREES == article_html._WRITER_AGREES
+
+
+_SRCSET_PIECES = st.sampled_from(
+    [
+        "/a.jpg",
+        "https://res.cloudinary.com/c_fill,w_300/x.jpg",
+        "data:image/gif;base64,R0l",
+        "DATA:x",
+        " ",
+        ",",
+        ", ",
+        "\t",
+        "\u3000",
+        "300w",
+        " 300w",
+        " 1.5x",
+        " 2x",
+        " 1.w",
+        " 12.5.5w",
+        " 640w_",
+        " 640wide",
+        " 640w!",
+        " ٣٠٠w",
+        " 300wé",
+        " 1e3w",
+        " 0x",
+        " 99999999999999999999w",
+    ]
+)
+
+
+@needs_twin
+@given(st.lists(_SRCSET_PIECES, max_size=12).map("".join))
+@settings(max_examples=500, deadline=None)
+def test_srcset_reading_is_page_medias(srcset: str) -> None:
+    from newsspider.extraction.body import _article_html_c
+    from newsspider.extraction.page.page_media import srcset_best
+
+    assert _article_html_c.srcset_best(srcset) == srcset_best(srcset)

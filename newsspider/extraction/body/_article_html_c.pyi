@@ -1,5 +1,6 @@
 """Type stub of the compiled article renderer (`_article_html_c.pyx`)."""
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -17,6 +18,8 @@ def bind(
     hidden_inline_class: Callable[[str], bool],
     image_source: Callable[[etree._Element], str | None],
     srcset_best: Callable[[str], str | None],
+    descriptor: re.Pattern[str],
+    max_url_chars: int,
     link_schemes: frozenset[str],
     image_schemes: frozenset[str],
     yield_point: Callable[[], None],
@@ -40,6 +43,7 @@ class _Node:
     children: list[_Node]
     def __init__(self, tag: str, attrs: dict[str, str] | None) -> None: ...
 
+def srcset_best(srcset: str) -> str | None: ...
 def serialize(nodes: list[_Node]) -> str | None: ...
 def lxml_html(root: _Node) -> str: ...
 def new_node(tag: str, attrs: dict[str, str] | None) -> _Node: ...

@@ -11,7 +11,12 @@ URL safety) calls the Python helpers bound by `article_html` (`bind`), so those 
 in one place. No libxml2 function is called, only its node structs read.
 """
 
-from cpython.unicode cimport PyUnicode_4BYTE_KIND, PyUnicode_DecodeUTF8, PyUnicode_FromKindAndData
+from cpython.unicode cimport (
+    Py_UNICODE_ISSPACE,
+    PyUnicode_4BYTE_KIND,
+    PyUnicode_DecodeUTF8,
+    PyUnicode_FromKindAndData,
+)
 from libc.stdint cimport uintptr_t
 from libc.stdlib cimport calloc, free, realloc
 from libc.string cimport strcmp, strlen
@@ -51,6 +56,8 @@ cdef frozenset _direct = frozenset()
 cdef dict _inline_output = {}
 cdef int _max_number = 1000
 cdef int _max_alt_chars = 500
+cdef Py_ssize_t _max_url_chars = 4096
+cdef object _descriptor = None
 cdef int _picture_levels = 4
 cdef double _tiny_image = 2.0
 
@@ -76,6 +83,8 @@ def bind(
     hidden_inline_class,
     image_source,
     srcset_best,
+    descriptor,
+    max_url_chars,
     link_schemes,
     image_schemes,
     yield_point,
@@ -90,6 +99,9 @@ def bind(
     global _Mismatch, _Resolver, _hidden_style, _hidden_inline_class, _image_source
     global _srcset_best, _link_schemes, _image_schemes, _yield_point, _block_output, _direct
     global _inline_output, _max_number, _max_alt_chars, _picture_levels, _tiny_image
+    global _descriptor, _max_url_chars
+    _descriptor = descriptor
+    _max_url_chars = max_url_chars
     _Mismatch = mismatch
     _Resolver = resolver
     _hidden_style = hidden_style
@@ -173,6 +185,104 @@ cdef inline bint _named(xmlNode* c_node, const char* name) noexcept:
         and c_node.ns is NULL
         and strcmp(<const char*> c_node.name, name) == 0
     )
+
+
+# --- URLs -------------------------------------------------------------------------------------
+
+cdef object _srcset_best_c(str srcset):
+    """page_media.srcset_best without its regular expressions: a candidate is the white space
+    and commas skipped (``[\\s,]*``), a URL to the next white space (``\\S+``), and a descriptor
+    to the next comma (``[^,]*``); a descriptor of ASCII is read here (``\\d+(\\.\\d+)?[wx]\\b``
+    after stripping), any other by `page_media._DESCRIPTOR` itself."""
+    cdef Py_ssize_t position = 0, length = len(srcset), start, url_end, end, low, high, cursor
+    cdef Py_ssize_t number_end
+    cdef double best_score = -1.0, score
+    cdef Py_UCS4 char, unit
+    cdef bint ascii
+    best = None
+    while position < length:
+        while position < length:
+            char = srcset[position]
+            if not (Py_UNICODE_ISSPACE(char) or char == u","):
+                break
+            position += 1
+        start = position
+        while position < length and not Py_UNICODE_ISSPACE(srcset[position]):
+            position += 1
+        if position == start:
+            break  # only white space and commas were left: no candidate
+        url_end = position
+        while position < length and srcset[position] != u",":
+            position += 1
+        end = position
+        if srcset[url_end - 1] == u",":
+            url = srcset[start:url_end].rstrip(",")
+            low = high = url_end
+            position = url_end
+        else:
+            url = srcset[start:url_end]
+            low, high = url_end, end
+        if not url or url[:5].lower() == "data:":
+            continue
+        score = 0.0
+        ascii = True
+        for cursor in range(low, high):
+            if srcset[cursor] > 0x7F:
+                ascii = False
+                break
+        if not ascii:
+            found = _descriptor.match(srcset[low:high].strip())
+            if found is not None:
+                score = float(found.group(1))
+                if found.group(2) == "w":
+                    score = score + 1e9
+        else:
+            while low < high and Py_UNICODE_ISSPACE(srcset[low]):
+                low += 1
+            while high > low and Py_UNICODE_ISSPACE(srcset[high - 1]):
+                high -= 1
+            cursor = low
+            while cursor < high and u"0" <= srcset[cursor] <= u"9":
+                cursor += 1
+            if cursor > low:
+                if (
+                    cursor + 1 < high
+                    and srcset[cursor] == u"."
+                    and u"0" <= srcset[cursor + 1] <= u"9"
+                ):
+                    cursor += 1
+                    while cursor < high and u"0" <= srcset[cursor] <= u"9":
+                        cursor += 1
+                number_end = cursor
+                if cursor < high and (srcset[cursor] == u"w" or srcset[cursor] == u"x"):
+                    unit = srcset[cursor]
+                    cursor += 1
+                    if cursor == high or not (
+                        srcset[cursor].isalnum() or srcset[cursor] == u"_"
+                    ):
+                        score = float(srcset[low:number_end])
+                        if unit == u"w":
+                            score = score + 1e9
+        if score > best_score:
+            best, best_score = url, score
+    return best
+
+
+def srcset_best(str srcset):
+    """`_srcset_best_c` (for tests: page_media.srcset_best is the reference)."""
+    return _srcset_best_c(srcset)
+
+
+cdef inline bint _plain_untricky(str value):
+    """page_media's ``_plain(value) and not _has_any(value, _TRICKY)``: printable ASCII without
+    spaces, brackets or backslashes."""
+    cdef Py_UCS4 char
+    if not value:
+        return False
+    for char in value:
+        if char <= 0x20 or char >= 0x7F or char == u"[" or char == u"]" or char == u"\\":
+            return False
+    return True
 
 
 # --- the output tree --------------------------------------------------------------------------
@@ -518,6 +628,27 @@ cdef _Image _image(str url, object alt):
     return image
 
 
+cdef inline bint _is_blank(str text):
+    """``text.isspace()`` (both test `Py_UNICODE_ISSPACE`), without a method call."""
+    cdef Py_UCS4 char
+    if not text:
+        return False
+    for char in text:
+        if not Py_UNICODE_ISSPACE(char):
+            return False
+    return True
+
+
+cdef inline bint _spaced(str text):
+    """``"  " in text or "\\n" in text or "\\t" in text or "\\r" in text``, in one pass."""
+    cdef Py_UCS4 char, before = 0
+    for char in text:
+        if char == u"\n" or char == u"\t" or char == u"\r" or (char == u" " and before == u" "):
+            return True
+        before = char
+    return False
+
+
 cdef str _collapse_spaces(str text):
     cdef str inner = " ".join(text.split())
     if not inner:
@@ -548,6 +679,7 @@ cdef class _Renderer:
     cdef set kept, captions
     cdef object embeds_found
     cdef object resolver
+    cdef str origin, scheme  # the resolver's, for its fast paths
     cdef _Node root_out
     cdef _Frame top, block
     cdef list frames
@@ -575,6 +707,8 @@ cdef class _Renderer:
         self.kept.update(self.captions)
         self.embeds_found = media
         self.resolver = _Resolver(base)
+        self.origin = self.resolver.origin
+        self.scheme = self.resolver.scheme
         self.root_out = _node("div", None)
         self.top = _frame(LIVE, -1, None, None, None)
         self.top.out = self.root_out
@@ -939,7 +1073,7 @@ cdef class _Renderer:
                 return _SKIPPED_INLINE
         if tag == "a":
             if self.writing:
-                href = self.resolver.resolve(self.attribute(c_node, b"href"), _link_schemes)
+                href = self.resolve(self.attribute(c_node, b"href"), _link_schemes)
                 if href is not None:
                     out_tag, attrs = "a", {"href": href}
         elif tag == "br":
@@ -1039,21 +1173,36 @@ cdef class _Renderer:
         cdef bint blank
         if self.block.kind != LIVE:
             return 0  # a media block's text is not the article's
-        blank = text.isspace()
+        blank = _is_blank(text)
         if blank and not (self.has_text or self.pre_depth):
             return 0
         if not blank:
             self.has_text = True
         if not self.writing:
             return 0
-        if not self.pre_depth and (
-            blank or "  " in text or "\n" in text or "\t" in text or "\r" in text
-        ):
+        if not self.pre_depth and (blank or _spaced(text)):
             text = _collapse_spaces(text)
         if self.point is None:
             self.ensure_point()
         self.buffer.append(text)
         return 0
+
+    cdef object resolve(self, object value, object schemes):
+        """`page_media.Resolver.resolve`: its fast paths (plain absolute, protocol-relative
+        and root-relative URLs against a plain origin) here, as there; any other value by the
+        resolver (its cache, then `safe_url`)."""
+        cdef str text
+        if not value:
+            return None
+        text = value
+        if self.origin and _plain_untricky(text):
+            if text.startswith("http://") or text.startswith("https://"):
+                return text if len(text) <= _max_url_chars else None
+            if text.startswith("//"):
+                return self.scheme + ":" + text if len(text) <= _max_url_chars else None
+            if text.startswith("/") and "/." not in text:
+                return self.origin + text if len(text) <= _max_url_chars else None
+        return self.resolver.resolve(text, schemes)
 
     cdef object image_source(self, xmlNode* c_node):
         """page_media.image_source read from the node; the ``<picture>`` case by it."""
@@ -1063,7 +1212,7 @@ cdef class _Renderer:
         for name in _SRCSET_NAMES:
             value = self.attribute(c_node, name)
             if value:
-                best = _srcset_best(value)
+                best = _srcset_best_c(value)
                 if best is not None:
                     return best
         for name in _SRC_NAMES:
@@ -1092,7 +1241,7 @@ cdef class _Renderer:
     cdef int image(self, xmlNode* c_node) except -1:
         if self.is_tiny(c_node):
             return 0
-        url = self.resolver.resolve(self.image_source(c_node), _image_schemes)
+        url = self.resolve(self.image_source(c_node), _image_schemes)
         if url is None:
             return 0
         alt = " ".join((self.attribute(c_node, b"alt") or "").split())[:_max_alt_chars] or None

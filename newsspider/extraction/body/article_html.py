@@ -38,11 +38,13 @@ from newsspider.extraction.body.assembly import BodySelection
 from newsspider.extraction.body.html_output import body_html as text_body_html
 from newsspider.extraction.common.gil import yield_point
 from newsspider.extraction.page.page_media import (
+    _DESCRIPTOR,
     _LAZY_SRC_ATTRIBUTES,
     _PICTURE_LEVELS,
     _SRCSET_ATTRIBUTES,
     IMAGE_SCHEMES,
     LINK_SCHEMES,
+    MAX_URL_CHARS,
     TINY_IMAGE,
     Embed,
     PageMedia,
@@ -918,6 +920,8 @@ else:
             hidden_inline_class=_hidden_inline_class,
             image_source=image_source,
             srcset_best=srcset_best,
+            descriptor=_DESCRIPTOR,
+            max_url_chars=MAX_URL_CHARS,
             link_schemes=LINK_SCHEMES,
             image_schemes=IMAGE_SCHEMES,
             yield_point=yield_point,
