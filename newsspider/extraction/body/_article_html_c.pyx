@@ -14,9 +14,14 @@ in one place. No libxml2 function is called, only its node structs read.
 from cpython.unicode cimport (
     Py_UNICODE_ISSPACE,
     PyUnicode_4BYTE_KIND,
+    PyUnicode_DATA,
     PyUnicode_DecodeUTF8,
     PyUnicode_FromKindAndData,
+    PyUnicode_GET_LENGTH,
+    PyUnicode_KIND,
+    PyUnicode_READ,
 )
+from cpython.object cimport PyObject
 from libc.stdint cimport uintptr_t
 from libc.stdlib cimport calloc, free, realloc
 from libc.string cimport strcmp, strlen
@@ -36,6 +41,10 @@ cdef enum:
     SKIP = 2
     INLINE = 3
     IGNORED = 4
+
+# Slots of the tag-name table (a power of two; a page uses a few dozen names).
+cdef enum:
+    TAG_SLOTS = 256
 
 # The walk offers the GIL to other threads after every 1024 elements entered (a mask).
 cdef enum:
@@ -337,6 +346,17 @@ cdef enum:
 
 cdef const char* _HEX = b"0123456789ABCDEF"
 
+# The ASCII characters a text (and a URI attribute's value) is written with as they are: the
+# printable ones but ``&``, ``<`` and ``>``, and tab and newline (space, tab and newline are
+# percent-encoded in a URI).
+cdef unsigned char _PLAIN_TEXT[128]
+cdef unsigned char _PLAIN_URI[128]
+for _code in range(128):
+    _PLAIN_TEXT[_code] = (0x20 <= _code < 0x7F or _code in (0x09, 0x0A)) and _code not in (
+        0x26, 0x3C, 0x3E
+    )
+    _PLAIN_URI[_code] = 0x20 < _code < 0x7F and _code not in (0x26, 0x3C, 0x3E)
+
 
 cdef class _Writer:
     """`article_html._serialize` in one pass over each text: the output is put together in a
@@ -385,74 +405,85 @@ cdef class _Writer:
         return 0
 
     cdef int escaped(self, str text, bint uri) except -1:
-        cdef Py_ssize_t index, size = len(text)
+        """Copy ``text`` escaped (a URI attribute's value percent-encoded too). The characters
+        written as they are go through one table test (ASCII) or range test; the others to
+        `special`."""
+        cdef Py_ssize_t index, size = PyUnicode_GET_LENGTH(text), length
+        cdef unsigned int kind = PyUnicode_KIND(text)
+        cdef void* source = PyUnicode_DATA(text)
+        cdef const unsigned char* plain = &_PLAIN_URI[0] if uri else &_PLAIN_TEXT[0]
         cdef Py_UCS4 char
-        cdef unsigned int code
+        cdef Py_UCS4* out
+        self.reserve(size)
+        out = self.data
+        length = self.length
+        for index in range(size):
+            char = PyUnicode_READ(kind, source, index)
+            if char < 0x80:
+                if plain[char]:
+                    out[length] = char
+                    length += 1
+                    continue
+            elif not uri and char < 0xD800:
+                out[length] = char
+                length += 1
+                continue
+            self.length = length
+            self.special(char, uri, size - index)
+            out = self.data
+            length = self.length
+        self.length = length
+        return 0
+
+    cdef int special(self, Py_UCS4 char, bint uri, Py_ssize_t remaining) except -1:
+        """One character `escaped` does not copy as it is: an entity, a percent-encoding, or
+        the character itself (and, for a character lxml refuses or writes otherwise, the
+        mark that lxml writes this output)."""
+        cdef unsigned int code = char
         cdef unsigned char utf8[4]
         cdef int count, byte
-        # Escapes write at most 12 code points a character (4 UTF-8 bytes as %XX).
-        self.reserve(size)
-        for index in range(size):
-            char = text[index]
-            if char < 0x20:
-                if char == 0x0D:
-                    self.reserve(size - index + 5)
-                    self.literal(b"&#13;")
-                    continue
-                if char == 0x09 or char == 0x0A:
-                    if uri:
-                        self.reserve(size - index + 3)
-                        if char == 0x09:
-                            self.literal(b"%09")
-                        else:
-                            self.literal(b"%0A")
-                        continue
-                else:
-                    self.doubtful = True
-            elif char == 0x26:  # &
-                self.reserve(size - index + 5)
-                self.literal(b"&amp;")
-                continue
-            elif char == 0x3C:  # <
-                self.reserve(size - index + 4)
-                self.literal(b"&lt;")
-                continue
-            elif char == 0x3E:  # >
-                self.reserve(size - index + 4)
-                self.literal(b"&gt;")
-                continue
-            elif char == 0x20:
-                if uri:
-                    self.reserve(size - index + 3)
-                    self.literal(b"%20")
-                    continue
-            elif char >= 0x7F:
-                if char == 0x7F or 0xD800 <= char <= 0xDFFF or char == 0xFFFE or char == 0xFFFF:
-                    self.doubtful = True
-                elif uri:
-                    code = char
-                    if code < 0x800:
-                        utf8[0] = 0xC0 | (code >> 6)
-                        utf8[1] = 0x80 | (code & 0x3F)
-                        count = 2
-                    elif code < 0x10000:
-                        utf8[0] = 0xE0 | (code >> 12)
-                        utf8[1] = 0x80 | ((code >> 6) & 0x3F)
-                        utf8[2] = 0x80 | (code & 0x3F)
-                        count = 3
-                    else:
-                        utf8[0] = 0xF0 | (code >> 18)
-                        utf8[1] = 0x80 | ((code >> 12) & 0x3F)
-                        utf8[2] = 0x80 | ((code >> 6) & 0x3F)
-                        utf8[3] = 0x80 | (code & 0x3F)
-                        count = 4
-                    self.reserve(size - index + 3 * count)
-                    for byte in range(count):
-                        self.data[self.length] = 0x25  # %
-                        self.data[self.length + 1] = <unsigned char> _HEX[utf8[byte] >> 4]
-                        self.data[self.length + 2] = <unsigned char> _HEX[utf8[byte] & 0x0F]
-                        self.length += 3
-                    continue
+        # At most 12 code points for the character (4 UTF-8 bytes as %XX), then the rest.
+        self.reserve(remaining + 12)
+        if code == 0x0D:
+            self.literal(b"&#13;")
+        elif code == 0x26:
+            self.literal(b"&amp;")
+        elif code == 0x3C:
+            self.literal(b"&lt;")
+        elif code == 0x3E:
+            self.literal(b"&gt;")
+        elif uri and code == 0x20:
+            self.literal(b"%20")
+        elif uri and code == 0x09:
+            self.literal(b"%09")
+        elif uri and code == 0x0A:
+            self.literal(b"%0A")
+        elif code < 0x20 or code == 0x7F or 0xD800 <= code <= 0xDFFF or code == 0xFFFE or code == 0xFFFF:
+            self.doubtful = True
+            self.data[self.length] = char
+            self.length += 1
+        elif uri and code > 0x7F:
+            if code < 0x800:
+                utf8[0] = 0xC0 | (code >> 6)
+                utf8[1] = 0x80 | (code & 0x3F)
+                count = 2
+            elif code < 0x10000:
+                utf8[0] = 0xE0 | (code >> 12)
+                utf8[1] = 0x80 | ((code >> 6) & 0x3F)
+                utf8[2] = 0x80 | (code & 0x3F)
+                count = 3
+            else:
+                utf8[0] = 0xF0 | (code >> 18)
+                utf8[1] = 0x80 | ((code >> 12) & 0x3F)
+                utf8[2] = 0x80 | ((code >> 6) & 0x3F)
+                utf8[3] = 0x80 | (code & 0x3F)
+                count = 4
+            for byte in range(count):
+                self.data[self.length] = 0x25  # %
+                self.data[self.length + 1] = <unsigned char> _HEX[utf8[byte] >> 4]
+                self.data[self.length + 2] = <unsigned char> _HEX[utf8[byte] & 0x0F]
+                self.length += 3
+        else:
             self.data[self.length] = char
             self.length += 1
         return 0
@@ -697,7 +728,10 @@ cdef class _Renderer:
     cdef int anchor, anchor_end
     cdef set holds_media  # node addresses
     cdef list block_signals, block_captions
-    cdef dict tags  # tag name by its libxml2 name pointer (this page's dictionary)
+    # Tag names by libxml2 name pointer (`tag_of`); `tag_refs` owns the strings.
+    cdef const tree.xmlChar* tag_names[TAG_SLOTS]
+    cdef PyObject* tag_values[TAG_SLOTS]
+    cdef list tag_refs
 
     def __init__(self, page, selection, media, base):
         self.page = page
@@ -732,7 +766,7 @@ cdef class _Renderer:
         self.holds_media = set()
         self.block_signals = page.block_signals
         self.block_captions = page.block_captions
-        self.tags = {}
+        self.tag_refs = []
 
     # --- the region and its blocks ------------------------------------------------------------
 
@@ -754,6 +788,7 @@ cdef class _Renderer:
         cdef unsigned char* texty
         cdef list runs
         cdef dict owned
+        cdef cetree._Element element
         for item in self.kept:
             index = item
             if not 0 <= index < segments:
@@ -801,7 +836,11 @@ cdef class _Renderer:
             while block >= top and not texty[block]:
                 texty[block] = 1
                 block = parents[block]
-        self.mark_media((<cetree._Element> page.block_elements[top])._c_node)
+        element = page.block_elements[top]
+        if element._c_node is NULL:
+            raise ValueError("invalid element")
+        self.doc = element._doc
+        self.mark_media(element._c_node)
         container = self.container
         if 0 <= container < blocks and <int> parents[container] >= 0:
             anchor = parents[container]
@@ -878,19 +917,27 @@ cdef class _Renderer:
         return None
 
     cdef str tag_of(self, xmlNode* c_node):
-        """The element's tag as lxml gives it (names are interned in the page's dictionary,
-        so each is decoded once)."""
-        cdef object key = <uintptr_t> c_node.name
-        cdef object tag
+        """The element's tag as lxml gives it. Names are interned in the page's dictionary, so
+        each is decoded once: a small open-addressing table by name pointer (a table that
+        fills up decodes the rest each time)."""
+        cdef const tree.xmlChar* name = c_node.name
+        cdef size_t slot = (<uintptr_t> name >> 4) & (TAG_SLOTS - 1)
+        cdef int probe
+        cdef str tag
         if c_node.ns is not NULL:
             return cetree.elementFactory(self.doc, c_node).tag
-        tag = self.tags.get(key)
-        if tag is None:
-            tag = PyUnicode_DecodeUTF8(
-                <const char*> c_node.name, strlen(<const char*> c_node.name), NULL
-            )
-            self.tags[key] = tag
-        return <str> tag
+        for probe in range(TAG_SLOTS):
+            if self.tag_names[slot] is name:
+                return <str> self.tag_values[slot]
+            if self.tag_names[slot] is NULL:
+                break
+            slot = (slot + 1) & (TAG_SLOTS - 1)
+        tag = PyUnicode_DecodeUTF8(<const char*> name, strlen(<const char*> name), NULL)
+        if self.tag_names[slot] is NULL:
+            self.tag_refs.append(tag)  # the table's reference
+            self.tag_names[slot] = name
+            self.tag_values[slot] = <PyObject*> tag
+        return tag
 
     # --- the walk ---------------------------------------------------------------------------
 
@@ -1386,11 +1433,5 @@ def render(page, selection, media, base):
     """`_Renderer` (article_html) compiled: (`body_html`, images) for ``selection``, or the
     page model mismatch (`_Mismatch`) the Python renderer would raise."""
     cdef _Renderer renderer = _Renderer(page, selection, media, base)
-    cdef cetree._Element element
-    cdef int top = renderer.region()
-    element = page.block_elements[top]
-    if element._c_node is NULL:
-        raise ValueError("invalid element")
-    renderer.doc = element._doc
-    renderer.walk(top)
+    renderer.walk(renderer.region())
     return renderer.result()
