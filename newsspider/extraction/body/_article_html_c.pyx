@@ -42,6 +42,11 @@ cdef enum:
     INLINE = 3
     IGNORED = 4
 
+# A segment's flags (`_Renderer.flags`).
+cdef enum:
+    KEPT_FLAG = 1
+    CAPTION_FLAG = 2
+
 # Slots of the tag-name table (a power of two; a page uses a few dozen names).
 cdef enum:
     TAG_SLOTS = 256
@@ -724,7 +729,12 @@ cdef class _Renderer:
     cdef Py_ssize_t emitted
     cdef unsigned char* live  # per block: holds a kept segment (below the region's top)
     cdef unsigned char* texty  # per block: holds a segment of the region
-    cdef dict owned
+    # Per segment: KEPT_FLAG, CAPTION_FLAG. Per block: its runs (the segments of the region
+    # it owns), run_list[run_first_of[block]:][:run_count[block]].
+    cdef unsigned char* flags
+    cdef int* run_first_of
+    cdef int* run_count
+    cdef int* run_list
     cdef int anchor, anchor_end
     cdef set holds_media  # node addresses
     cdef list block_signals, block_captions
@@ -760,7 +770,6 @@ cdef class _Renderer:
         self.scopes = []
         self.pre_depth = 0
         self.emitted = 0
-        self.owned = {}
         self.anchor = -1
         self.anchor_end = -1
         self.holds_media = set()
@@ -773,6 +782,10 @@ cdef class _Renderer:
     def __dealloc__(self):
         free(self.live)
         free(self.texty)
+        free(self.flags)
+        free(self.run_first_of)
+        free(self.run_count)
+        free(self.run_list)
 
     cdef int region(self) except -2:
         """`_Renderer.region`: the lowest block holding every kept segment; fills `live`,
@@ -786,8 +799,11 @@ cdef class _Renderer:
         cdef int low = -1, high = -1, top, block, owner, end, anchor, container
         cdef unsigned char* live
         cdef unsigned char* texty
-        cdef list runs
-        cdef dict owned
+        cdef unsigned char* flags
+        cdef int* run_first
+        cdef int* run_count
+        cdef int* run_list
+        cdef int placed
         cdef cetree._Element element
         for item in self.kept:
             index = item
@@ -823,19 +839,36 @@ cdef class _Renderer:
             first -= 1
         while last + 1 < segments and top <= <int> owners[last + 1] <= end:
             last += 1
-        owned = self.owned
+        # Each live block's runs: the region's segments it owns, in order (counted, then
+        # placed: one array for all blocks).
+        flags = self.flags = <unsigned char*> calloc(segments, 1)
+        run_first = self.run_first_of = <int*> calloc(blocks, sizeof(int))
+        run_count = self.run_count = <int*> calloc(blocks, sizeof(int))
+        run_list = self.run_list = <int*> calloc(last - first + 1, sizeof(int))
+        if flags is NULL or run_first is NULL or run_count is NULL or run_list is NULL:
+            raise MemoryError()
+        for item in self.kept:
+            flags[<Py_ssize_t> item] = KEPT_FLAG
+        for item in self.captions:
+            flags[<Py_ssize_t> item] |= CAPTION_FLAG
         for index in range(first, last + 1):
             owner = owners[index]
             if live[owner]:
-                runs = owned.get(owner)
-                if runs is None:
-                    owned[owner] = [index]
-                else:
-                    runs.append(index)
+                run_count[owner] += 1
             block = owner
             while block >= top and not texty[block]:
                 texty[block] = 1
                 block = parents[block]
+        placed = 0
+        for block in range(top, end + 1):
+            run_first[block] = placed
+            placed += run_count[block]
+            run_count[block] = 0
+        for index in range(first, last + 1):
+            owner = owners[index]
+            if live[owner]:
+                run_list[run_first[owner] + run_count[owner]] = <int> index
+                run_count[owner] += 1
         element = page.block_elements[top]
         if element._c_node is NULL:
             raise ValueError("invalid element")
@@ -996,9 +1029,10 @@ cdef class _Renderer:
                     frames.append(frame)
                     descend = frame.kind != SKIP
                 if descend:
-                    text = _collect_text(c_node.children)
-                    if text:
-                        self.text(text)
+                    if self.wants_text():
+                        text = _collect_text(c_node.children)
+                        if text:
+                            self.text(text)
                     if embeds_first is not None:
                         found = embeds_first.get(<uintptr_t> c_node)
                         if found is not None:
@@ -1021,9 +1055,10 @@ cdef class _Renderer:
                         found = embeds_after.get(<uintptr_t> c_node)
                         if found is not None:
                             self.embeds(found)
-                    tail = _collect_text(c_node.next)
-                    if tail:
-                        self.text(tail)
+                    if self.wants_text():
+                        tail = _collect_text(c_node.next)
+                        if tail:
+                            self.text(tail)
                 if c_node is root:
                     return 0
                 following = _next_elementlike(c_node.next)
@@ -1155,15 +1190,18 @@ cdef class _Renderer:
 
     # --- content ----------------------------------------------------------------------------
 
+    cdef inline int run_of(self, _Frame block) noexcept:
+        """The block's next run's segment (`owned[block][ordinal]`), or -1."""
+        if block.block >= 0 and block.ordinal < self.run_count[block.block]:
+            return self.run_list[self.run_first_of[block.block] + block.ordinal]
+        return -1
+
     cdef int start_run(self) except -1:
         cdef _Frame block = self.block
         cdef int segment = -1
-        cdef list runs
         if block.kind == LIVE:
-            runs = self.owned.get(block.block)
-            if runs is not None and block.ordinal < len(runs):
-                segment = runs[block.ordinal]
-        self.writing = segment >= 0 and segment in self.kept
+            segment = self.run_of(block)
+        self.writing = segment >= 0 and self.flags[segment] & KEPT_FLAG
         self.run_segment = segment
         return 0
 
@@ -1182,7 +1220,11 @@ cdef class _Renderer:
             self.tail_of = out.children[self.run_first - 1] if self.run_first else None
         else:
             # A figure's text is its caption (or, rarely, text beside the picture).
-            caption = block.tag == "figure" and self.run_segment in self.captions
+            caption = (
+                block.tag == "figure"
+                and self.run_segment >= 0
+                and self.flags[self.run_segment] & CAPTION_FLAG
+            )
             self.holder = point = _sub(out, "figcaption" if caption else "p", None)
             self.holder_parent = out
             self.run_base = None
@@ -1215,6 +1257,11 @@ cdef class _Renderer:
             existing = point.text
             point.text = existing + text if existing else text
         return 0
+
+    cdef inline bint wants_text(self) noexcept:
+        """Would `text` do anything? Not in a media block, nor in a run that is not written and
+        already holds text: its texts are not decoded then."""
+        return self.block.kind == LIVE and (self.writing or not self.has_text)
 
     cdef int text(self, str text) except -1:
         cdef bint blank
@@ -1324,19 +1371,18 @@ cdef class _Renderer:
             return 0  # nothing in it (most runs between blocks): the next run is the same
         block = self.block
         if self.has_text:
-            runs = self.owned.get(block.block)
-            if runs is None or block.ordinal >= len(runs):
+            segment = self.run_of(block)
+            if segment < 0:
                 raise _Mismatch(f"block {block.block}: more runs than segments")
-            segment = runs[block.ordinal]
             block.ordinal += 1
-            kept = segment in self.kept
+            kept = self.flags[segment] & KEPT_FLAG
             if kept != self.writing:
                 raise _Mismatch(f"segment {segment}: run and page model disagree")
             if kept:
                 self.write_buffer()
                 self.emitted += 1
                 self.images.extend(self.pending)
-                if segment in self.captions and self.scopes:
+                if self.flags[segment] & CAPTION_FLAG and self.scopes:
                     (<_Frame> self.scopes[len(self.scopes) - 1]).caption.append(
                         " ".join(self.page.segment_lines[segment])
                     )
