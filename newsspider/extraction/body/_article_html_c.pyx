@@ -12,10 +12,14 @@ in one place. No libxml2 function is called, only its node structs read.
 """
 
 from cpython.unicode cimport (
+    Py_UCS1,
     Py_UNICODE_ISSPACE,
     PyUnicode_4BYTE_KIND,
     PyUnicode_DATA,
+    Py_UNICODE_ISALNUM,
+    PyUnicode_1BYTE_KIND,
     PyUnicode_DecodeUTF8,
+    PyUnicode_FindChar,
     PyUnicode_FromKindAndData,
     PyUnicode_GET_LENGTH,
     PyUnicode_KIND,
@@ -213,23 +217,25 @@ cdef object _srcset_best_c(str srcset):
     cdef double best_score = -1.0, score
     cdef Py_UCS4 char, unit
     cdef bint ascii
+    cdef unsigned int kind = PyUnicode_KIND(srcset)
+    cdef void* data = PyUnicode_DATA(srcset)
     best = None
     while position < length:
         while position < length:
-            char = srcset[position]
+            char = PyUnicode_READ(kind, data, position)
             if not (Py_UNICODE_ISSPACE(char) or char == u","):
                 break
             position += 1
         start = position
-        while position < length and not Py_UNICODE_ISSPACE(srcset[position]):
+        while position < length and not Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, position)):
             position += 1
         if position == start:
             break  # only white space and commas were left: no candidate
         url_end = position
-        while position < length and srcset[position] != u",":
+        while position < length and PyUnicode_READ(kind, data, position) != u",":
             position += 1
         end = position
-        if srcset[url_end - 1] == u",":
+        if PyUnicode_READ(kind, data, url_end - 1) == u",":
             url = srcset[start:url_end].rstrip(",")
             low = high = url_end
             position = url_end
@@ -241,7 +247,7 @@ cdef object _srcset_best_c(str srcset):
         score = 0.0
         ascii = True
         for cursor in range(low, high):
-            if srcset[cursor] > 0x7F:
+            if PyUnicode_READ(kind, data, cursor) > 0x7F:
                 ascii = False
                 break
         if not ascii:
@@ -251,28 +257,28 @@ cdef object _srcset_best_c(str srcset):
                 if found.group(2) == "w":
                     score = score + 1e9
         else:
-            while low < high and Py_UNICODE_ISSPACE(srcset[low]):
+            while low < high and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, low)):
                 low += 1
-            while high > low and Py_UNICODE_ISSPACE(srcset[high - 1]):
+            while high > low and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, high - 1)):
                 high -= 1
             cursor = low
-            while cursor < high and u"0" <= srcset[cursor] <= u"9":
+            while cursor < high and u"0" <= PyUnicode_READ(kind, data, cursor) <= u"9":
                 cursor += 1
             if cursor > low:
                 if (
                     cursor + 1 < high
-                    and srcset[cursor] == u"."
-                    and u"0" <= srcset[cursor + 1] <= u"9"
+                    and PyUnicode_READ(kind, data, cursor) == u"."
+                    and u"0" <= PyUnicode_READ(kind, data, cursor + 1) <= u"9"
                 ):
                     cursor += 1
-                    while cursor < high and u"0" <= srcset[cursor] <= u"9":
+                    while cursor < high and u"0" <= PyUnicode_READ(kind, data, cursor) <= u"9":
                         cursor += 1
                 number_end = cursor
-                if cursor < high and (srcset[cursor] == u"w" or srcset[cursor] == u"x"):
-                    unit = srcset[cursor]
+                if cursor < high and (PyUnicode_READ(kind, data, cursor) == u"w" or PyUnicode_READ(kind, data, cursor) == u"x"):
+                    unit = PyUnicode_READ(kind, data, cursor)
                     cursor += 1
                     if cursor == high or not (
-                        srcset[cursor].isalnum() or srcset[cursor] == u"_"
+                        Py_UNICODE_ISALNUM(PyUnicode_READ(kind, data, cursor)) or PyUnicode_READ(kind, data, cursor) == u"_"
                     ):
                         score = float(srcset[low:number_end])
                         if unit == u"w":
@@ -351,15 +357,15 @@ cdef enum:
 
 cdef const char* _HEX = b"0123456789ABCDEF"
 
-# The ASCII characters a text (and a URI attribute's value) is written with as they are: the
-# printable ones but ``&``, ``<`` and ``>``, and tab and newline (space, tab and newline are
-# percent-encoded in a URI).
-cdef unsigned char _PLAIN_TEXT[128]
-cdef unsigned char _PLAIN_URI[128]
-for _code in range(128):
-    _PLAIN_TEXT[_code] = (0x20 <= _code < 0x7F or _code in (0x09, 0x0A)) and _code not in (
-        0x26, 0x3C, 0x3E
-    )
+# The characters below 256 a text (and a URI attribute's value) is written with as they are:
+# the printable ASCII ones but ``&``, ``<`` and ``>``, tab and newline, and (in a text) Latin-1
+# past DEL (space, tab, newline and everything past ASCII are percent-encoded in a URI).
+cdef unsigned char _PLAIN_TEXT[256]
+cdef unsigned char _PLAIN_URI[256]
+for _code in range(256):
+    _PLAIN_TEXT[_code] = (
+        0x20 <= _code < 0x7F or _code in (0x09, 0x0A) or _code >= 0x80
+    ) and _code not in (0x26, 0x3C, 0x3E)
     _PLAIN_URI[_code] = 0x20 < _code < 0x7F and _code not in (0x26, 0x3C, 0x3E)
 
 
@@ -419,9 +425,25 @@ cdef class _Writer:
         cdef const unsigned char* plain = &_PLAIN_URI[0] if uri else &_PLAIN_TEXT[0]
         cdef Py_UCS4 char
         cdef Py_UCS4* out
+        cdef const Py_UCS1* latin1
         self.reserve(size)
         out = self.data
         length = self.length
+        if kind == PyUnicode_1BYTE_KIND:
+            # Latin-1 storage (most pages' text): one table test a character.
+            latin1 = <const Py_UCS1*> source
+            for index in range(size):
+                char = latin1[index]
+                if plain[char]:
+                    out[length] = char
+                    length += 1
+                else:
+                    self.length = length
+                    self.special(char, uri, size - index)
+                    out = self.data
+                    length = self.length
+            self.length = length
+            return 0
         for index in range(size):
             char = PyUnicode_READ(kind, source, index)
             if char < 0x80:
@@ -675,14 +697,15 @@ cdef inline bint _is_blank(str text):
     return True
 
 
-cdef inline bint _spaced(str text):
-    """``"  " in text or "\\n" in text or "\\t" in text or "\\r" in text``, in one pass."""
-    cdef Py_UCS4 char, before = 0
-    for char in text:
-        if char == u"\n" or char == u"\t" or char == u"\r" or (char == u" " and before == u" "):
-            return True
-        before = char
-    return False
+cdef inline bint _spaced(str text) except -1:
+    """``"  " in text or "\\n" in text or "\\t" in text or "\\r" in text`` (searches in C)."""
+    cdef Py_ssize_t size = PyUnicode_GET_LENGTH(text)
+    return (
+        PyUnicode_FindChar(text, u"\n", 0, size, 1) >= 0
+        or PyUnicode_FindChar(text, u"\t", 0, size, 1) >= 0
+        or PyUnicode_FindChar(text, u"\r", 0, size, 1) >= 0
+        or "  " in text
+    )
 
 
 cdef str _collapse_spaces(str text):
