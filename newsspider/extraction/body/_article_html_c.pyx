@@ -384,12 +384,16 @@ cdef class _Writer:
     def __dealloc__(self):
         free(self.data)
 
-    cdef int reserve(self, Py_ssize_t extra) except -1:
-        cdef Py_ssize_t capacity
-        cdef Py_UCS4* grown
+    cdef inline int reserve(self, Py_ssize_t extra) except -1:
         if self.length + extra <= self.capacity:
             return 0
-        capacity = self.capacity * 2 if self.capacity else 4096
+        return self.grow(extra)
+
+    cdef int grow(self, Py_ssize_t extra) except -1:
+        cdef Py_ssize_t capacity
+        cdef Py_UCS4* grown
+        # 16,384 code points to start: most articles' HTML fits without a copy.
+        capacity = self.capacity * 2 if self.capacity else 16384
         while capacity < self.length + extra:
             capacity *= 2
         grown = <Py_UCS4*> realloc(self.data, capacity * sizeof(Py_UCS4))
