@@ -456,6 +456,40 @@ def test_resolver_fast_paths_agree_with_safe_url(value: str) -> None:
         assert urljoin(URL, fast) == urljoin(URL, slow)
 
 
+@pytest.mark.parametrize(
+    "base",
+    [
+        URL,
+        "https://news.example.com",
+        "https://news.example.com/a/b?x=1&y=2#top",
+        "https://news.example.com/a;p?#",
+        "http://news.example.com:8080//a//b/?",
+        "HTTPS://News.Example.com/a%20b/c",
+        "https://news.example.com/a\x01b",
+    ],
+)
+@pytest.mark.parametrize(
+    "value", ["#", "#cite_note-:0-9", "#a#b", "#top?x=1", "#%E4%B8%AD", "#" + "x" * 5000]
+)
+def test_resolver_fragment_links_are_safe_urls(base: str, value: str) -> None:
+    for schemes in (page_media.LINK_SCHEMES, page_media.IMAGE_SCHEMES):
+        resolver = Resolver(base)
+        assert resolver.resolve(value, schemes) == safe_url(value, base, schemes)
+        assert resolver.resolve(value, schemes) == safe_url(value, base, schemes)  # remembered
+
+
+@given(
+    st.text(alphabet=st.characters(min_codepoint=0x21, max_codepoint=0x7E), max_size=20),
+    st.sampled_from(["", "/a/b", "/a?q=1", "/a#f", "/a;p", "?", "#"]),
+)
+def test_resolver_fragment_links_are_safe_urls_generated(fragment: str, path: str) -> None:
+    base = "https://news.example.com" + path
+    value = "#" + fragment
+    assert Resolver(base).resolve(value, page_media.LINK_SCHEMES) == safe_url(
+        value, base, page_media.LINK_SCHEMES
+    )
+
+
 # --- the writer's own serialisation against lxml's ------------------------------------------
 
 _OUTPUT_TAGS = (

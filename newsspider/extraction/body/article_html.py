@@ -28,20 +28,30 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from typing import Any, Final
 
 from lxml import etree
 
+from newsspider.core_loader import CompiledTwin
 from newsspider.extraction.body.assembly import BodySelection
 from newsspider.extraction.body.html_output import body_html as text_body_html
+from newsspider.extraction.common.gil import yield_point
 from newsspider.extraction.page.page_media import (
+    _DESCRIPTOR,
+    _LAZY_SRC_ATTRIBUTES,
+    _PICTURE_LEVELS,
+    _SRCSET_ATTRIBUTES,
     IMAGE_SCHEMES,
     LINK_SCHEMES,
+    MAX_URL_CHARS,
+    TINY_IMAGE,
     Embed,
     PageMedia,
     Resolver,
     image_source,
     is_tiny,
+    srcset_best,
 )
 from newsspider.extraction.page.page_model import PageSegments
 from newsspider.extraction.page.segments import _hidden_inline_class
@@ -866,8 +876,12 @@ def article_html(
         return "", ()
     if not page.block_elements:
         return _text_only(page, selection)
-    renderer = _Renderer(page, selection, media, media.base if media is not None else url)
+    base = media.base if media is not None else url
+    render = RENDER.active
     try:
+        if render is not None:
+            return render(page, selection, media, base)
+        renderer = _Renderer(page, selection, media, base)
         renderer.walk(renderer.region())
         return renderer.result()
     except _Mismatch as error:
@@ -879,3 +893,48 @@ def article_html(
 
 def _text_only(page: PageSegments, selection: BodySelection) -> tuple[str, tuple[ImageRecord, ...]]:
     return text_body_html(page, selection.segment_ids, selection.caption_ids), ()
+
+
+# The compiled renderer (`_article_html_c`, built with the other Cython parts: the same walk over
+# libxml2's nodes, the same rules); None falls back to `_Renderer` (NEWSSPIDER_PURE_PYTHON=1, no
+# compiler at install, or a twin that reads other image attributes than `page_media`).
+_Render = Callable[
+    [PageSegments, BodySelection, PageMedia | None, str | None],
+    tuple[str, tuple[ImageRecord, ...]],
+]
+_compiled_render: _Render | None = None
+try:
+    from newsspider.extraction.body import _article_html_c
+except ImportError:  # not built: the pure-Python renderer
+    pass
+else:
+    if (
+        _article_html_c.SRCSET_ATTRIBUTES == _SRCSET_ATTRIBUTES
+        and (*_LAZY_SRC_ATTRIBUTES, "src") == _article_html_c.SRC_ATTRIBUTES
+        and _article_html_c.WRITER_AGREES == _WRITER_AGREES
+    ):
+        _article_html_c.bind(
+            mismatch=_Mismatch,
+            resolver=Resolver,
+            hidden_style=hidden_style,
+            hidden_inline_class=_hidden_inline_class,
+            image_source=image_source,
+            srcset_best=srcset_best,
+            descriptor=_DESCRIPTOR,
+            max_url_chars=MAX_URL_CHARS,
+            link_schemes=LINK_SCHEMES,
+            image_schemes=IMAGE_SCHEMES,
+            yield_point=yield_point,
+            block_output=_BLOCK_OUTPUT,
+            direct=_DIRECT,
+            inline_output=_INLINE_OUTPUT,
+            max_number=_MAX_NUMBER,
+            max_alt_chars=MAX_ALT_CHARS,
+            picture_levels=_PICTURE_LEVELS,
+            tiny_image=TINY_IMAGE,
+        )
+        _compiled_render = _article_html_c.render
+
+#: The compiled renderer when built (`active` when not switched off: `core_loader.use_compiled`,
+#: NEWSSPIDER_PURE_PYTHON=1).
+RENDER: Final[CompiledTwin[_Render]] = CompiledTwin(_compiled_render)

@@ -14,6 +14,7 @@ CYTHON = {
     "page._class_words_c": False,
     "metadata._page_scan_c": True,
     "classify._grams_c": False,
+    "body._article_html_c": True,
 }
 
 #: mypyc compiles every other module of the core (`*.py` under `newsspider/extraction/`) but

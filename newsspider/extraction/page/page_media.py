@@ -112,6 +112,16 @@ class Resolver:
             self.scheme = parts.scheme
             self.origin = f"{parts.scheme}://{parts.netloc}"
         self.resolved: dict[tuple[str, frozenset[str]], str | None] = {}
+        self.pages: dict[frozenset[str], str | None] = {}
+
+    def page_url(self, schemes: frozenset[str]) -> str | None:
+        """`safe_url` of "#": the base without its fragment, if its scheme is one of
+        ``schemes``."""
+        if schemes in self.pages:
+            return self.pages[schemes]
+        page = safe_url("#", self.base, schemes)
+        self.pages[schemes] = page
+        return page
 
     def resolve(self, value: str | None, schemes: frozenset[str]) -> str | None:
         if not value:
@@ -123,6 +133,14 @@ class Resolver:
                 return f"{self.scheme}:{value}" if len(value) <= MAX_URL_CHARS else None
             if value.startswith("/") and "/." not in value:
                 return self.origin + value if len(value) <= MAX_URL_CHARS else None
+            if value.startswith("#"):
+                # A place in this page (footnotes, tables of contents: a Wikipedia article
+                # links hundreds): ``urljoin`` gives the base without its fragment, then this
+                # one, so the base is resolved once (`safe_url` of "#") and the fragment added.
+                if len(value) > MAX_URL_CHARS:
+                    return None
+                page = self.page_url(schemes)
+                return page + value if page is not None and len(value) > 1 else page
         key = (value, schemes)
         resolved = self.resolved
         if key in resolved:
