@@ -354,6 +354,38 @@ def test_article_floor_and_merged_classes() -> None:
         strict.predict(zero[:-1])
 
 
+def test_article_floor_by_rival_type() -> None:
+    """With floors by rival type, the same P(article) types a page article when its likeliest
+    other type has a low floor and not when it has a high one; a stored model naming an unknown
+    rival is refused at load."""
+    from newsspider.extraction.classify.page_classifier import PageTypeModel
+
+    width = len(FEATURE_NAMES)
+    zero = tuple(0.0 for _ in range(width))
+    rivals = (0.05, 0.05, 0.2, 0.05, 0.05, 0.05)  # LEARNED_TYPES order; listing 0.2
+    targets = (LEARNED_TYPES.index("article"), LEARNED_TYPES.index("listing"), 5)
+    # P(article) 0.1 beside a likelier listing, then beside a likelier other page
+    by_listing = (math.log(0.1), math.log(0.6), math.log(0.3))
+    by_other = (math.log(0.1), math.log(0.3), math.log(0.6))
+    for offsets, expected in ((by_listing, "listing"), (by_other, "article")):
+        model = PageTypeModel(
+            (zero, zero, zero), offsets, targets, article_floor=0.05, rival_floors=rivals
+        )
+        assert model.predict(zero).page_type == expected
+        one_floor = PageTypeModel((zero, zero, zero), offsets, targets, article_floor=0.05)
+        assert one_floor.predict(zero).page_type == "article"
+    stored = json.loads(MODEL_PATH.read_text(encoding="utf-8"))
+    loaded = load_model(json.dumps(stored))
+    assert loaded.rival_floors == () or len(loaded.rival_floors) == len(LEARNED_TYPES)
+    assert all(f >= loaded.article_floor for f in loaded.rival_floors)
+    stored["rival_floors"] = {"recipe": 0.1}
+    with pytest.raises(ValueError, match="rival"):
+        load_model(json.dumps(stored))
+    stored["rival_floors"] = {"listing": 1.5}
+    with pytest.raises(ValueError, match="rival"):
+        load_model(json.dumps(stored))
+
+
 def test_hidden_password_fields_are_told_apart() -> None:
     import lxml.html
 

@@ -278,8 +278,17 @@ FLOOR = [0.5]  # the chosen article floor, set by `choose_floor`
 PACKAGE_THREADS = [True]
 
 
+#: The floor by the page's likeliest other type (`PageTypeModel.rival_floors`), set by
+#: `choose_rival_floors`; a type not named here uses `FLOOR`.
+RIVAL_FLOORS: dict[str, float] = {}
+#: The rival types whose floor `choose_rival_floors` raises, in this order (a thread is kept
+#: by the crawl whatever its floor, so its floor stays the article floor).
+RIVALS = ("listing", "product", "other", "documentation")
+
+
 def _argmax(probs: dict[str, float]) -> str:
-    if probs["article"] >= FLOOR[0]:
+    rival = max(LEARNED_TYPES[1:], key=lambda t: probs[t])
+    if probs["article"] >= RIVAL_FLOORS.get(rival, FLOOR[0]):
         return "article"
     return max(LEARNED_TYPES, key=lambda t: probs[t])
 
@@ -291,18 +300,43 @@ def _typed(row: Row, probs: dict[str, float]) -> str:
     return _argmax(probs)
 
 
-def choose_floor(rows: list[Row], held: dict[int, dict[str, float]]) -> float:
+def _articles_kept(rows: list[Row], held: dict[int, dict[str, float]]) -> float:
+    """The worst article corpus's share typed article or thread (wceb and generated aside)."""
     corpora = sorted({r.source for r in rows} - {WCEB, "generated"})
+    return min(
+        sum(_typed(rows[i], held[i]) in ("article", "thread") for i in pages) / len(pages)
+        for corpus in corpora
+        if (pages := [i for i in held if rows[i].source == corpus and rows[i].kind == "page"])
+    )
+
+
+def choose_floor(rows: list[Row], held: dict[int, dict[str, float]]) -> float:
+    RIVAL_FLOORS.clear()
     for floor in FLOORS:
         FLOOR[0] = floor
-        worst = min(
-            sum(_typed(rows[i], held[i]) in ("article", "thread") for i in pages) / len(pages)
-            for corpus in corpora
-            if (pages := [i for i in held if rows[i].source == corpus and rows[i].kind == "page"])
-        )
-        if worst >= KEEP_ARTICLES:
+        if _articles_kept(rows, held) >= KEEP_ARTICLES:
             return floor
     return FLOORS[-1]
+
+
+def choose_rival_floors(rows: list[Row], held: dict[int, dict[str, float]]) -> dict[str, float]:
+    """The article floor by rival type, by the article floor's own rule: each rival's floor in
+    turn (`RIVALS`) raised over the grid as far as 98% of every held-out article corpus stays
+    typed article or thread. No wceb non-article is read: the articles the corpora hold decide
+    how high each floor may go."""
+    RIVAL_FLOORS.clear()
+    for rival in RIVALS:
+        chosen: float | None = None
+        for floor in sorted(f for f in FLOORS if f > FLOOR[0]):
+            RIVAL_FLOORS[rival] = floor
+            if _articles_kept(rows, held) < KEEP_ARTICLES:
+                break
+            chosen = floor
+        if chosen is None:
+            del RIVAL_FLOORS[rival]
+        else:
+            RIVAL_FLOORS[rival] = chosen
+    return dict(RIVAL_FLOORS)
 
 
 def leave_one_site_out(rows: list[Row], folds: int | None) -> dict[int, dict[str, float]]:
@@ -465,6 +499,7 @@ def export_linear(model: Any, rows: list[Row], floor: float) -> dict[str, Any]:
         "weights": [[round(float(w), 6) for w in logistic.coef_[k]] for k in order],
         "intercepts": [round(float(logistic.intercept_[k]), 6) for k in order],
         "article_floor": floor,
+        "rival_floors": dict(RIVAL_FLOORS),
     }
 
 
@@ -529,6 +564,7 @@ def export_trees(model: Any, rows: list[Row] | None, floor: float) -> dict[str, 
             "value": values,
         },
         "article_floor": floor,
+        "rival_floors": dict(RIVAL_FLOORS),
     }
 
 
@@ -632,6 +668,11 @@ def main(argv: list[str] | None = None) -> int:
         "--floor", type=float, help="judge at this article floor instead of choosing one"
     )
     parser.add_argument(
+        "--one-floor",
+        action="store_true",
+        help="one article floor whatever the rival type (as before the third round)",
+    )
+    parser.add_argument(
         "--wceb-weight",
         type=float,
         default=WCEB_PAGE_WEIGHT[0],
@@ -669,7 +710,10 @@ def main(argv: list[str] | None = None) -> int:
         how = "one fit per site"
     floor = choose_floor(rows, held) if args.floor is None else args.floor
     FLOOR[0] = floor
+    rivals = {} if args.one_floor else choose_rival_floors(rows, held)
     lines = [f"{LEARNER[0]}; article floor {floor} (P(article) >= floor types a page article)"]
+    if rivals:
+        lines += [f"by the likeliest other type: {rivals}"]
     lines += ["", f"Leave one site out ({how}), wceb2026_llm_dev's labelled pages:", ""]
     lines += type_table(rows, site_held)
     lines += ["", "Leave one corpus out (and one generated kind out):", ""]
