@@ -422,3 +422,65 @@ def test_headed_blocks_are_the_blocks_holding_a_subheading() -> None:
     headed = _headed_blocks(segments)
     assert headed == [bool(total) for total in sums]
     assert sum(headed) >= 6  # the teasers' items, the section and the wrappers around them
+
+
+def _profile(html: str, url: str) -> dict[str, float]:
+    """The page's classifier features by name."""
+    _, _, record = _typed(html, url)
+    assert record.type_features is not None
+    return dict(zip(FEATURE_NAMES, record.type_features, strict=True))
+
+
+def test_body_profile_reads_how_the_body_is_written() -> None:
+    """`profile_features`: an article's body is sentences in paragraphs under a title its URL's
+    slug repeats; a service page's body is short list items under a short title."""
+    article = _profile(ARTICLE, ARTICLE_URL)
+    offers = "".join(
+        f"<li>{name} for homes and offices</li>"
+        for name in ("Window cleaning", "Carpet care", "Gutter repair", "Lawn mowing")
+    )
+    service_page = (
+        "<html lang='en'><head><title>Services | Clean Co</title></head><body>"
+        + _CHROME
+        + "<main><h1>Services</h1><div class='services'><h2>What we do</h2>"
+        + f"<ul>{offers}</ul><h2>Where</h2><ul>{offers}</ul>"
+        + "<p>Call us today.</p></div></main>"
+        + _FOOTER
+        + "</body></html>"
+    )
+    service = _profile(service_page, "https://cleanco.example/our-services/")
+    assert article["body_p_share"] > 0.9 > service["body_p_share"]
+    assert article["body_li_share"] == 0.0 < service["body_li_share"]
+    assert article["sentence_line_share"] > service["sentence_line_share"]
+    assert article["long_paragraph_share"] > 0.5 > service["long_paragraph_share"]
+    assert article["slug_title_share"] >= 0.5  # council, delays, budget, vote of six words
+    assert service["slug_title_share"] == 0.5  # "our services": only "services" is in the title
+    assert article["title_words"] > service["title_words"]
+    assert article["has_main"] == 1.0 and 0.5 < article["main_share"] <= 1.0
+    assert service["body_items"] > article["body_items"] == 0.0
+
+
+def test_body_profile_counts_code_and_card_grids() -> None:
+    """A manual's code is counted per thousand characters of its body; sibling boxes of short
+    unlinked text under their own headings are a card grid, which an article has not."""
+    code = "".join(
+        f"<p>{_SENTENCES[i]} Call <code>budget.vote({i})</code> to see it.</p>" for i in range(6)
+    )
+    manual = (
+        f"<html><body>{_CHROME}<main><div class='doc'>{_paragraphs(3)}{code}</div></main>"
+        f"{_FOOTER}</body></html>"
+    )
+    cards = "".join(
+        f"<div class='card'><h3>Offer {i}</h3><p>{_SENTENCES[i]}</p></div>" for i in range(4)
+    )
+    offers = (
+        f"<html><body>{_CHROME}<main><h1>Our offers</h1><section class='grid'>{cards}</section>"
+        f"<div class='more'>{_paragraphs(1)}</div></main>{_FOOTER}</body></html>"
+    )
+    article = _profile(ARTICLE, ARTICLE_URL)
+    assert _profile(manual, ARTICLE_URL)["body_code"] > 0.0 == article["body_code"]
+    grid = _profile(offers, "https://cleanco.example/offers/")
+    assert grid["card_groups"] > 0.0 == article["card_groups"]
+    assert grid["headed_card_items"] == grid["card_items"] > 0.0  # four cards, each headed
+    assert 0.3 < grid["card_share"] < 1.0 and grid["body_card_share"] > 0.3
+    assert article["card_share"] == article["body_card_share"] == 0.0

@@ -74,8 +74,10 @@ GENERATED_LABELS = {
 #: Regularisation of the logistic model (inverse strength): the best of 1, 0.3, 0.1 and 0.03 by
 #: leave-one-site-out macro-F1 on wceb (0.70 at 0.1, 0.64 at 1; 8 site-grouped folds); checked
 #: again on the 78 features (20 grouped folds, own floors): 0.707 at 0.03, 0.728 at 0.1, 0.729
-#: at 0.3 with a lower AUROC.
-C = 0.1
+#: at 0.3 with a lower AUROC. With the body's profile and the card grids (101 features, issue
+#: 32's third round, same folds; docs/page-type.md): 0.03, better ranked than 0.1 on the 96
+#: (AUROC 0.953 against 0.949) and 0.768 macro-F1 on the 101 with floors by rival.
+C = 0.03
 #: Folds of the held-out view (`grouped_folds`): 20 fits instead of 645 + 18.
 FOLDS = 20
 #: The article floor (`PageTypeModel.article_floor`) is the largest of these that keeps at least
@@ -621,7 +623,7 @@ def cost(root: Path, corpus: str, repeat: int) -> list[str]:
         )  # fmt: skip
         arguments = (
             url, record.metadata, read_controls(tree), record.page, record.shape, evidence,
-            len(record.thread_posts or ()),
+            len(record.thread_posts or ()), selection.segment_ids, selection.container,
         )  # fmt: skip
         totals["features"] += timed(partial(page_type_features, *arguments))
         features = page_type_features(*arguments)
