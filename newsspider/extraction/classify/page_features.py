@@ -645,6 +645,8 @@ def page_type_features(  # noqa: PLR0917 - one argument per stage result, all re
         *profile_features(url, metadata.title, page, segment_ids, container),
         *card_features(page, segment_ids),
     )
+
+
 #: A paragraph of running prose: a segment of at least this many characters.
 _LONG_PARAGRAPH: Final = 200
 _WORD: Final = re.compile(r"\w+")
