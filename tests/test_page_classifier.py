@@ -354,6 +354,38 @@ def test_article_floor_and_merged_classes() -> None:
         strict.predict(zero[:-1])
 
 
+def test_article_floor_by_rival_type() -> None:
+    """With floors by rival type, the same P(article) types a page article when its likeliest
+    other type has a low floor and not when it has a high one; a stored model naming an unknown
+    rival is refused at load."""
+    from newsspider.extraction.classify.page_classifier import PageTypeModel
+
+    width = len(FEATURE_NAMES)
+    zero = tuple(0.0 for _ in range(width))
+    rivals = (0.05, 0.05, 0.2, 0.05, 0.05, 0.05)  # LEARNED_TYPES order; listing 0.2
+    targets = (LEARNED_TYPES.index("article"), LEARNED_TYPES.index("listing"), 5)
+    # P(article) 0.1 beside a likelier listing, then beside a likelier other page
+    by_listing = (math.log(0.1), math.log(0.6), math.log(0.3))
+    by_other = (math.log(0.1), math.log(0.3), math.log(0.6))
+    for offsets, expected in ((by_listing, "listing"), (by_other, "article")):
+        model = PageTypeModel(
+            (zero, zero, zero), offsets, targets, article_floor=0.05, rival_floors=rivals
+        )
+        assert model.predict(zero).page_type == expected
+        one_floor = PageTypeModel((zero, zero, zero), offsets, targets, article_floor=0.05)
+        assert one_floor.predict(zero).page_type == "article"
+    stored = json.loads(MODEL_PATH.read_text(encoding="utf-8"))
+    loaded = load_model(json.dumps(stored))
+    assert loaded.rival_floors == () or len(loaded.rival_floors) == len(LEARNED_TYPES)
+    assert all(f >= loaded.article_floor for f in loaded.rival_floors)
+    stored["rival_floors"] = {"recipe": 0.1}
+    with pytest.raises(ValueError, match="rival"):
+        load_model(json.dumps(stored))
+    stored["rival_floors"] = {"listing": 1.5}
+    with pytest.raises(ValueError, match="rival"):
+        load_model(json.dumps(stored))
+
+
 def test_hidden_password_fields_are_told_apart() -> None:
     import lxml.html
 
@@ -390,3 +422,65 @@ def test_headed_blocks_are_the_blocks_holding_a_subheading() -> None:
     headed = _headed_blocks(segments)
     assert headed == [bool(total) for total in sums]
     assert sum(headed) >= 6  # the teasers' items, the section and the wrappers around them
+
+
+def _profile(html: str, url: str) -> dict[str, float]:
+    """The page's classifier features by name."""
+    _, _, record = _typed(html, url)
+    assert record.type_features is not None
+    return dict(zip(FEATURE_NAMES, record.type_features, strict=True))
+
+
+def test_body_profile_reads_how_the_body_is_written() -> None:
+    """`profile_features`: an article's body is sentences in paragraphs under a title its URL's
+    slug repeats; a service page's body is short list items under a short title."""
+    article = _profile(ARTICLE, ARTICLE_URL)
+    offers = "".join(
+        f"<li>{name} for homes and offices</li>"
+        for name in ("Window cleaning", "Carpet care", "Gutter repair", "Lawn mowing")
+    )
+    service_page = (
+        "<html lang='en'><head><title>Services | Clean Co</title></head><body>"
+        + _CHROME
+        + "<main><h1>Services</h1><div class='services'><h2>What we do</h2>"
+        + f"<ul>{offers}</ul><h2>Where</h2><ul>{offers}</ul>"
+        + "<p>Call us today.</p></div></main>"
+        + _FOOTER
+        + "</body></html>"
+    )
+    service = _profile(service_page, "https://cleanco.example/our-services/")
+    assert article["body_p_share"] > 0.9 > service["body_p_share"]
+    assert article["body_li_share"] == 0.0 < service["body_li_share"]
+    assert article["sentence_line_share"] > service["sentence_line_share"]
+    assert article["long_paragraph_share"] > 0.5 > service["long_paragraph_share"]
+    assert article["slug_title_share"] >= 0.5  # council, delays, budget, vote of six words
+    assert service["slug_title_share"] == 0.5  # "our services": only "services" is in the title
+    assert article["title_words"] > service["title_words"]
+    assert article["has_main"] == 1.0 and 0.5 < article["main_share"] <= 1.0
+    assert service["body_items"] > article["body_items"] == 0.0
+
+
+def test_body_profile_counts_code_and_card_grids() -> None:
+    """A manual's code is counted per thousand characters of its body; sibling boxes of short
+    unlinked text under their own headings are a card grid, which an article has not."""
+    code = "".join(
+        f"<p>{_SENTENCES[i]} Call <code>budget.vote({i})</code> to see it.</p>" for i in range(6)
+    )
+    manual = (
+        f"<html><body>{_CHROME}<main><div class='doc'>{_paragraphs(3)}{code}</div></main>"
+        f"{_FOOTER}</body></html>"
+    )
+    cards = "".join(
+        f"<div class='card'><h3>Offer {i}</h3><p>{_SENTENCES[i]}</p></div>" for i in range(4)
+    )
+    offers = (
+        f"<html><body>{_CHROME}<main><h1>Our offers</h1><section class='grid'>{cards}</section>"
+        f"<div class='more'>{_paragraphs(1)}</div></main>{_FOOTER}</body></html>"
+    )
+    article = _profile(ARTICLE, ARTICLE_URL)
+    assert _profile(manual, ARTICLE_URL)["body_code"] > 0.0 == article["body_code"]
+    grid = _profile(offers, "https://cleanco.example/offers/")
+    assert grid["card_groups"] > 0.0 == article["card_groups"]
+    assert grid["headed_card_items"] == grid["card_items"] > 0.0  # four cards, each headed
+    assert 0.3 < grid["card_share"] < 1.0 and grid["body_card_share"] > 0.3
+    assert article["card_share"] == article["body_card_share"] == 0.0

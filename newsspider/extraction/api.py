@@ -356,8 +356,9 @@ class _Extraction:
         self.consult_committee()
         posts = len(self.thread.posts) if self.thread is not None else 0
         self.type_features = page_type_features(
-            self.url, metadata, self.controls, page, shape, evidence, posts
-        )
+            self.url, metadata, self.controls, page, shape, evidence, posts,
+            selection.segment_ids, selection.container,
+        )  # fmt: skip
 
     def consult_committee(self) -> None:
         """The committee of seed methods (`committee`) sits only where the confidence

@@ -134,6 +134,12 @@ class PageTypeModel:
     trees: TreeEnsemble | None = None
     #: How many features the model reads (`FEATURE_NAMES`).
     width: int = len(FEATURE_NAMES)
+    #: The floor by the page's likeliest other type (its *rival*), in `LEARNED_TYPES` order
+    #: (the first entry unused); empty: `article_floor` whatever the rival. A page whose rival
+    #: is a listing or a product may need a higher P(article) than one whose rival is a manual:
+    #: the fit raises each rival's floor as far as 98% of every held-out article corpus stays
+    #: typed article or thread (`bench.fitting.fit_page_type`).
+    rival_floors: tuple[float, ...] = ()
 
     def scores(self, features: tuple[float, ...]) -> list[float]:
         """Each class's score (logit) before the softmax."""
@@ -158,7 +164,11 @@ class PageTypeModel:
         merged = [0.0] * len(LEARNED_TYPES)
         for target, value in zip(self.targets, exps, strict=True):
             merged[target] += value / total
-        if merged[0] >= self.article_floor:  # LEARNED_TYPES[0] is "article"
+        floor = self.article_floor
+        if self.rival_floors:
+            rival = max(range(1, len(merged)), key=merged.__getitem__)
+            floor = self.rival_floors[rival]
+        if merged[0] >= floor:  # LEARNED_TYPES[0] is "article"
             return PageTypePrediction("article", tuple(merged))
         best = max(range(len(merged)), key=merged.__getitem__)
         return PageTypePrediction(LEARNED_TYPES[best], tuple(merged))
@@ -206,6 +216,7 @@ def load_model(text: str) -> PageTypeModel:
         raise ValueError(f"{MODEL_PATH} does not match the page features or types: refit it")
     targets = tuple(LEARNED_TYPES.index(c) for c in classes)
     floor = float(stored.get("article_floor", 0.5))
+    rival_floors = _rival_floors(stored.get("rival_floors"), floor)
     width = len(FEATURE_NAMES)
     if stored.get("kind", "linear") == "trees":
         trees = _trees(stored, width)
@@ -214,7 +225,7 @@ def load_model(text: str) -> PageTypeModel:
             not 0 <= c < len(classes) for c in trees.tree_classes
         ):
             raise ValueError(f"{MODEL_PATH}: the trees' classes do not match: refit it")
-        return PageTypeModel((), offsets, targets, floor, trees, width)
+        return PageTypeModel((), offsets, targets, floor, trees, width, rival_floors)
     means = [float(m) for m in stored["means"]]
     scales = [float(s) or 1.0 for s in stored["scales"]]
     weights = []
@@ -225,7 +236,22 @@ def load_model(text: str) -> PageTypeModel:
         offsets_list.append(
             float(intercept) - sum(w * m for w, m in zip(folded, means, strict=True))
         )
-    return PageTypeModel(tuple(weights), tuple(offsets_list), targets, floor, None, width)
+    return PageTypeModel(
+        tuple(weights), tuple(offsets_list), targets, floor, None, width, rival_floors
+    )
+
+
+def _rival_floors(stored: object, floor: float) -> tuple[float, ...]:
+    """The stored ``{type: floor}`` by rival type as a tuple in `LEARNED_TYPES` order (a type
+    not named keeps ``floor``); none stored: empty, one floor for every rival."""
+    if stored is None:
+        return ()
+    if not isinstance(stored, dict) or not set(stored) <= set(LEARNED_TYPES[1:]):
+        raise ValueError(f"{MODEL_PATH}: rival floors name unknown types: refit it")
+    floors = (floor, *(float(stored.get(t, floor)) for t in LEARNED_TYPES[1:]))
+    if not all(0.0 <= f <= 1.0 for f in floors):
+        raise ValueError(f"{MODEL_PATH}: a rival floor outside [0, 1]: refit it")
+    return floors
 
 
 def _load() -> PageTypeModel | None:

@@ -43,8 +43,42 @@ __all__ = [
     "FEATURE_NAMES",
     "PageControls",
     "page_type_features",
+    "profile_features",
     "read_controls",
 ]
+
+
+#: The body's profile (`profile_features`, issue 32's third round): how its text is written
+#: and held, read from the body's segments, its container and the title.
+PROFILE_NAMES: Final = (
+    "body_p_share",
+    "body_li_share",
+    "long_paragraph_share",
+    "mean_segment",
+    "chars_per_punctuation",
+    "sentence_line_share",
+    "section_chars",
+    "container_siblings",
+    "has_main",
+    "main_share",
+    "title_words",
+    "slug_title_share",
+    "body_code",
+    "body_images",
+    "body_anchors",
+    "body_terms",
+    "body_items",
+    "body_per_title",
+)
+#: Card grids (`card_features`): sibling boxes of short, unlinked text, often each under its
+#: own heading (a service or landing page's offers, a product's feature boxes).
+CARD_NAMES: Final = (
+    "card_groups",
+    "card_items",
+    "headed_card_items",
+    "card_share",
+    "body_card_share",
+)
 
 FEATURE_NAMES: Final = (
     # the URL
@@ -131,6 +165,9 @@ FEATURE_NAMES: Final = (
     "link_list_share",
     "nav_elements",
     "pagination",
+    # the body's profile (`profile_features`)
+    *PROFILE_NAMES,
+    *CARD_NAMES,
 )
 
 #: Path segments by the kind of page platforms put under them (forum software's /t/ and
@@ -572,8 +609,11 @@ def page_type_features(  # noqa: PLR0917 - one argument per stage result, all re
     shape: BodyShape,
     evidence: PageEvidence,
     thread_posts: int,
+    segment_ids: tuple[int, ...] = (),
+    container: int = -1,
 ) -> tuple[float, ...]:
-    """The features named in `FEATURE_NAMES`, in that order."""
+    """The features named in `FEATURE_NAMES`, in that order (``segment_ids`` and
+    ``container``: the chosen body's, read by `profile_features`)."""
     structure, prices = _structure_features(page)
     return (
         *_url_features(url),
@@ -602,4 +642,186 @@ def page_type_features(  # noqa: PLR0917 - one argument per stage result, all re
         _signed(evidence.description_agreement),
         _log(thread_posts),
         *_template_features(page, shape, url),
+        *profile_features(url, metadata.title, page, segment_ids, container),
+        *card_features(page, segment_ids),
     )
+
+
+#: A paragraph of running prose: a segment of at least this many characters.
+_LONG_PARAGRAPH: Final = 200
+_WORD: Final = re.compile(r"\w+")
+_SENTENCE_ENDS: Final = (".", "!", "?", "。", "！", "？", ".\u201d", ".\u2019", '."')
+
+
+def _words(text: str) -> list[str]:
+    return [w.lower() for w in _WORD.findall(text[:300])]
+
+
+def profile_features(
+    url: str | None,
+    title: str | None,
+    page: PageSegments,
+    segment_ids: tuple[int, ...],
+    container: int,
+) -> list[float]:
+    """The body's profile (`PROFILE_NAMES`): the share of its text in paragraphs and list
+    items, how long its paragraphs, sentences and sections run, how many siblings of one tag
+    its container has, its share of the page's declared main region, the title's length and
+    its overlap with the URL's slug, and the code, images, links and definition terms in the
+    container. Linear in the body's segments and the container's subtree."""
+    chars = page.segment_chars
+    tags = page.segment_tags
+    punctuation = page.segment_punctuation
+    lines_of = page.segment_lines
+    total = p_chars = li_chars = long_chars = punct = headings = items = 0
+    lines = sentence_lines = 0
+    for index in segment_ids:
+        count = chars[index]
+        total += count
+        punct += punctuation[index]
+        tag = tags[index]
+        if tag == "p":
+            p_chars += count
+        elif tag == "li":
+            li_chars += count
+            items += 1
+        elif tag in HEADING_TAGS:
+            headings += 1
+        if count >= _LONG_PARAGRAPH:
+            long_chars += count
+        for line in lines_of[index]:
+            lines += 1
+            if line.endswith(_SENTENCE_ENDS):
+                sentence_lines += 1
+    share = 1.0 / total if total else 0.0
+    parents = page.block_parents
+    block_tags = page.block_tags
+    siblings = has_main = 0
+    main_share = 0.0
+    code = images = anchors = terms = 0
+    if 0 <= container < len(parents):
+        parent = parents[container]
+        tag = block_tags[container]
+        if parent >= 0:
+            ends = page.block_ends
+            block = parent + 1
+            end = ends[parent]
+            while block <= end:  # the parent's children, skipping their subtrees
+                if block != container and block_tags[block] == tag:
+                    siblings += 1
+                block = ends[block] + 1
+        prose = page.prose
+        for region in page.main_regions:
+            if region <= container <= page.block_ends[region] and prose[region]:
+                has_main = 1
+                main_share = max(main_share, min(1.0, total / (prose[region] + 1)))
+        if container < len(page.block_elements):
+            for el in page.block_elements[container].iter("a", "img", "code", "kbd", "dt"):
+                tag = el.tag
+                if tag == "a":
+                    anchors += 1
+                elif tag == "img":
+                    images += 1
+                elif tag == "dt":
+                    terms += 1
+                else:
+                    code += 1
+    title_words = _words(title or "")
+    dense = sum(1 for ch in (title or "")[:300] if ch >= "\u3040")
+    slug_share = 0.0
+    if url:
+        try:
+            segments = path_segments(url)
+        except ValueError:
+            segments = []
+        if segments:
+            last = segments[-1].lower()
+            stem = last.rsplit(".", 1)[0] if "." in last else last
+            slug = [w for w in re.split(r"[-_+.]+", stem) if len(w) > 1 and not w.isdigit()]
+            if len(slug) >= 2 and title_words:
+                known = set(title_words)
+                slug_share = sum(1 for w in slug if w in known) / len(slug)
+    kchars = total / 1000 if total else 1.0
+    return [
+        p_chars * share,
+        li_chars * share,
+        long_chars * share,
+        _log(total / len(segment_ids)) if segment_ids else 0.0,
+        _log(total / (punct + 1)),
+        sentence_lines / lines if lines else 0.0,
+        _log(total / (headings + 1)),
+        _log(siblings),
+        float(has_main),
+        main_share,
+        _log(len(title_words) + dense / 2),
+        slug_share,
+        _log(code / kchars),
+        _log(images),
+        _log(anchors / kchars),
+        _log(terms),
+        _log(items),
+        _log(total / (len(title or "") + 10)),
+    ]
+
+
+#: A card: a box (not a paragraph, heading, list item or table cell) of this much unlinked text,
+#: at most a fifth of it in links.
+_CARD_MIN: Final = 40
+_CARD_MAX: Final = 800
+_CARD_LINK_SHARE: Final = 0.2
+_NOT_CARDS: Final = _NOT_ITEMS | {"li", "td", "th", "tr", "tbody", "table", "ul", "ol", "dl"}
+
+
+def card_features(page: PageSegments, segment_ids: tuple[int, ...]) -> list[float]:
+    """Card grids (`CARD_NAMES`): groups of three or more sibling boxes of one tag, each of
+    short text with few links, how many of them hold a subheading, their share of the page's
+    text and the share of the body inside them. Linear in the page's blocks and segments."""
+    parents = page.block_parents
+    tags = page.block_tags
+    ends = page.block_ends
+    prose = page.prose
+    count = min(len(parents), len(prose), len(ends))
+    links = page.subtree_totals(page.segment_link_chars)
+    headed = _headed_blocks(page)
+    groups: dict[tuple[int, str], list[int]] = {}
+    for block in range(1, count):
+        text = prose[block]
+        if text < _CARD_MIN or text > _CARD_MAX or tags[block] in _NOT_CARDS:
+            continue
+        if links[block] > _CARD_LINK_SHARE * (text + links[block]):
+            continue
+        key = (parents[block], tags[block])
+        members = groups.get(key)
+        if members is None:
+            groups[key] = [block]
+        else:
+            members.append(block)
+    n_groups = items = headed_items = card_chars = 0
+    inside = [False] * count
+    for members in groups.values():
+        if len(members) < _TEMPLATE_MIN:
+            continue
+        n_groups += 1
+        items += len(members)
+        for block in members:
+            card_chars += prose[block]
+            if headed[block]:
+                headed_items += 1
+            for inner in range(block, min(ends[block], count - 1) + 1):
+                inside[inner] = True
+    total = prose[0] if prose else 0
+    owners = page.segment_owners
+    chars = page.segment_chars
+    body = in_cards = 0
+    for index in segment_ids:
+        body += chars[index]
+        owner = owners[index]
+        if 0 <= owner < count and inside[owner]:
+            in_cards += chars[index]
+    return [
+        _log(n_groups),
+        _log(items),
+        _log(headed_items),
+        card_chars / total if total else 0.0,
+        in_cards / body if body else 0.0,
+    ]
