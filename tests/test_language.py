@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 
 import pytest
@@ -227,7 +228,20 @@ def test_the_walk_visits_the_features_py3langid_visits(text: str) -> None:
     data = text.encode("utf-8")
     rows = [row << 8 for row in model.tk_row]
     theirs = visit_counts(model.tk_nextmove, rows, model.tk_output, data) or {}
-    assert Identifier(model)._visits(data) == dict(theirs)
+    assert Counter(Identifier(model)._features(data)) == theirs
+
+
+@needs_identifier
+def test_the_table_is_widened_as_float16_values_are() -> None:
+    import numpy as np
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+    identifier = Identifier(LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True))
+    assert identifier.all_negative
+    # Every negative normal float16: the two-pass widening gives numpy's own conversion.
+    bits = np.arange(0x8400, 0xFC00, dtype=np.uint16)
+    widened = identifier._widen(bits.reshape(-1, 8))
+    assert np.array_equal(widened.ravel(), bits.view(np.float16).astype(np.float32))
 
 
 def _script_by_character(sample: str) -> str | None:

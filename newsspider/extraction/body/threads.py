@@ -140,16 +140,6 @@ def _template(page: PageSegments, block_id: int, cache: dict[int, str]) -> tuple
     return tuple(key)
 
 
-def _tag_template(page: PageSegments, block_id: int) -> tuple[str, ...]:
-    """The tags of `_template`'s blocks (the text container, its parent and grandparent)."""
-    parents, tags = page.block_parents, page.block_tags
-    key: list[str] = []
-    while block_id >= 0 and len(key) < TEMPLATE_DEPTH:
-        key.append(tags[block_id])
-        block_id = parents[block_id]
-    return tuple(key)
-
-
 def _headlines(page: PageSegments) -> list[int]:
     """Owners of linked h2-h4 headings that lead to other pages (teaser headlines), in
     document order. A heading linking into the page ("#p2169826") is a post's permalink."""
@@ -196,22 +186,11 @@ def find_posts(page: PageSegments) -> list[int]:
             if container is None:
                 container = container_of[owner] = _text_container(page, owner)
             containers[container] = containers.get(container, 0) + chars - link_chars
-    # A label or a button's worth of text ("Reply", "#3") is no post: not worth a template.
-    held_prose = [block_id for block_id, held in containers.items() if held >= MIN_POST_PROSE]
-    # Templates whose tags alone repeat: a template is its three tags and class words, and
-    # templates only merge when their three tags agree (`_merge_wrapper_variants`), so a block
-    # whose tags no other block shares is in no group of two. The class words (two attribute
-    # reads each) are read for the others only.
-    tag_counts: dict[tuple[str, ...], int] = {}
-    tag_keys: list[tuple[str, ...]] = []
-    for block_id in held_prose:
-        key = _tag_template(page, block_id)
-        tag_keys.append(key)
-        tag_counts[key] = tag_counts.get(key, 0) + 1
     cache: dict[int, str] = {}
     groups: dict[tuple[str, ...], list[int]] = {}
-    for index, block_id in enumerate(held_prose):
-        if tag_counts[tag_keys[index]] >= 2:
+    for block_id, held in containers.items():
+        # A label or a button's worth of text ("Reply", "#3") is no post: not worth a template.
+        if held >= MIN_POST_PROSE:
             groups.setdefault(_template(page, block_id, cache), []).append(block_id)
     candidates = [
         (sum(containers[block_id] for block_id in members), members)

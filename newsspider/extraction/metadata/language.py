@@ -179,8 +179,9 @@ def script_language(sample: str) -> str | None:
     # Each character's script looked up once (Counter counts in C), in the order the
     # characters first appear, so ties between scripts go to the same one as a count per
     # character would.
+    per_character: dict[str, int] = Counter(decisive)
     counts: dict[str, int] = {}
-    for ch, count in Counter(decisive).items():
+    for ch, count in per_character.items():
         lang = _DECISIVE_LANGS[_script_index(ord(ch))]
         counts[lang] = counts.get(lang, 0) + count
     han, kana, hangul = counts.get("zh", 0), counts.get("ja", 0), counts.get("ko", 0)
