@@ -101,6 +101,18 @@ _DECISIVE_RE: Final = re.compile(
 #: Runs of characters that are no letters (the complement of ``[^\W\d_]``, letters).
 _NOT_LETTERS_RE: Final = re.compile(r"[\W\d_]+")
 _DECISIVE_LANGS: Final = [lang for _, _, lang in _DECISIVE_SCRIPTS]
+
+
+def _lead_bytes(first: int, last: int) -> range:
+    """The UTF-8 lead bytes of the code points first to last (both encoded with as many
+    bytes, as every range of `_DECISIVE_SCRIPTS` is: lead bytes grow with the code point)."""
+    return range(chr(first).encode()[0], chr(last).encode()[0] + 1)
+
+
+#: Every byte but the lead bytes of the decisive scripts' characters (`script_language`).
+_NOT_DECISIVE_LEADS: Final = bytes(
+    set(range(256)).difference(*(_lead_bytes(first, last) for first, last, _ in _DECISIVE_SCRIPTS))
+)
 #: Bytes `_letters` leaves out: ASCII non-letters and UTF-8 continuation bytes (a character
 #: outside ASCII counts once, by its first byte).
 _NOT_COUNTED: Final = bytes(b for b in range(256) if b < 0x80 and not chr(b).isalpha()) + bytes(
@@ -167,6 +179,12 @@ def script_language(sample: str) -> str | None:
     """The language the sample's script names, when most of its letters are in one decisive
     script (Kana among Han: Japanese; Hangul: Korean); None for Latin, Cyrillic, Arabic, ..."""
     if sample.isascii():
+        return None
+    # At most as many decisive characters as UTF-8 lead bytes of their blocks: under the count
+    # that decides, the scan is not needed (most non-ASCII samples: accents, curly quotes,
+    # Cyrillic; two C passes over the bytes, where the scan costs about 80,000 instructions).
+    leads = sample.encode("utf-8", "surrogatepass").translate(None, _NOT_DECISIVE_LEADS)
+    if len(leads) < MIN_LETTERS // 2:
         return None
     decisive = _DECISIVE_RE.findall(sample)
     if len(decisive) < MIN_LETTERS // 2:
