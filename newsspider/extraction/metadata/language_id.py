@@ -66,11 +66,13 @@ class Identifier:
 
     def __init__(self, model: Any) -> None:
         self.model = model
-        # The automaton, walked one byte at a time (`_visits`): its transitions as the library
+        # The automaton, walked one byte at a time (`_features`): its transitions as the library
         # holds them (an array of ints), each state's row offset and its feature (-1: none).
+        # Tuples, not lists: a tuple of ints leaves the garbage collector's lists, where a list
+        # of 100,000 items is read again by every full collection.
         self.next_moves: Any = model.tk_nextmove
-        self.row_starts: list[int] = [int(row) << 8 for row in model.tk_row]
-        self.outputs: list[int] = list(model.tk_output)
+        self.row_starts: tuple[int, ...] = tuple(int(row) << 8 for row in model.tk_row)
+        self.outputs: tuple[int, ...] = tuple(model.tk_output)
         # The per-state log-probabilities, float16, read as their bits (`_float32`).
         self.table = np.ascontiguousarray(model.nb_ptc).view(np.uint16)
         self.priors = np.asarray(model.nb_pc, dtype=np.float32)
