@@ -156,44 +156,18 @@ def _earlier(url: str, target: str) -> bool:
     return _numbered_page(target, url, (_next_page_step, _first_page_step)) is not None
 
 
-#: How many element children a node has, counted in libxml2 (`_edge_children`).
-_ELEMENT_CHILDREN: Final = etree.XPath("count(*)")
-
-
-def _edge_children(node: Any) -> tuple[int, list[Any]]:
-    """How many element children `node` has, and the first and last `EDGE_CHILDREN` of them
-    (all of them when there are no more than twice that): an article's container holds
-    dozens of paragraphs, and an object for each cost more than the links read at its edges."""
-    counted: Any = _ELEMENT_CHILDREN(node)  # an XPath number: a float
-    count = int(counted)
-    if count <= EDGE_CHILDREN * 2:
-        return count, [child for child in node if isinstance(child.tag, str)]
-    first: list[Any] = []
-    for child in node.iterchildren():
-        if isinstance(child.tag, str):
-            first.append(child)
-            if len(first) == EDGE_CHILDREN:
-                break
-    last: list[Any] = []
-    for child in node.iterchildren(reversed=True):
-        if isinstance(child.tag, str):
-            last.append(child)
-            if len(last) == EDGE_CHILDREN:
-                break
-    last.reverse()
-    return count, first + last
-
-
 def _links_around(container: Any) -> list[Any]:
     """`<a>` elements at the container's edges, then in the few elements right after it (its
     following siblings, then its parent's): bounded, in document order."""
     # Inside: the container's first and last few children (a pager sits at the top or the
     # foot of the text, not between its paragraphs), through single-child wrappers.
     inner = container
-    count, children = _edge_children(inner)
-    while count == 1:
+    children = [child for child in inner if isinstance(child.tag, str)]
+    while len(children) == 1:
         inner = children[0]
-        count, children = _edge_children(inner)
+        children = [child for child in inner if isinstance(child.tag, str)]
+    if len(children) > EDGE_CHILDREN * 2:
+        children = children[:EDGE_CHILDREN] + children[-EDGE_CHILDREN:]
     links: list[Any] = [] if inner.tag != "a" else [inner]
     for child in children:
         links.extend(islice(child.iter("a"), MAX_LINKS))

@@ -29,6 +29,7 @@ from __future__ import annotations
 import logging
 import re
 import threading
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
@@ -193,11 +194,10 @@ def script_language(sample: str) -> str | None:
     letters = len(_NOT_LETTERS_RE.sub("", sample))
     if 2 * len(decisive) < letters:
         return None
-    # Each distinct character's script looked up once, in the order the characters first
-    # appear, so ties between scripts go to the same one as a lookup per character would.
-    per_character: dict[str, int] = {}
-    for ch in decisive:
-        per_character[ch] = per_character.get(ch, 0) + 1
+    # Each character's script looked up once (Counter counts in C), in the order the
+    # characters first appear, so ties between scripts go to the same one as a count per
+    # character would.
+    per_character: dict[str, int] = Counter(decisive)
     counts: dict[str, int] = {}
     for ch, count in per_character.items():
         lang = _DECISIVE_LANGS[_script_index(ord(ch))]
