@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from newsspider import extract
 from newsspider.extraction.metadata import language
@@ -214,6 +217,90 @@ def test_the_numpy_scoring_ranks_as_py3langid_does(text: str) -> None:
     for (_, p), (_, q) in zip(ours[:3], theirs[:3], strict=True):
         assert p == pytest.approx(q, abs=1e-4)
     assert Identifier(model).rank("") == []
+
+
+@needs_identifier
+@pytest.mark.parametrize("text", [ENGLISH, GERMAN, RUSSIAN, CHINESE, JAPANESE, KOREAN, ""])
+def test_the_walk_visits_the_features_py3langid_visits(text: str) -> None:
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier, visit_counts
+
+    model = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+    data = text.encode("utf-8")
+    rows = [row << 8 for row in model.tk_row]
+    theirs = visit_counts(model.tk_nextmove, rows, model.tk_output, data) or {}
+    assert Counter(Identifier(model)._features(data)) == theirs
+
+
+@needs_identifier
+def test_the_table_is_widened_as_float16_values_are() -> None:
+    import numpy as np
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+    identifier = Identifier(LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True))
+    assert identifier.all_negative
+    # Every negative normal float16: the two-pass widening gives numpy's own conversion.
+    bits = np.arange(0x8400, 0xFC00, dtype=np.uint16)
+    widened = identifier._widen(bits.reshape(-1, 8))
+    assert np.array_equal(widened.ravel(), bits.view(np.float16).astype(np.float32))
+
+
+def _script_by_character(sample: str) -> str | None:
+    """`script_language` as it was written first: a list of letters, a lookup per character."""
+    import bisect
+    import re
+
+    if sample.isascii():
+        return None
+    decisive = language._DECISIVE_RE.findall(sample)
+    if len(decisive) < language.MIN_LETTERS // 2:
+        return None
+    if 2 * len(decisive) < len(re.findall(r"[^\W\d_]", sample)):
+        return None
+    counts: dict[str, int] = {}
+    for ch in decisive:
+        lang = language._DECISIVE_SCRIPTS[bisect.bisect_right(language._STARTS, ord(ch)) - 1][2]
+        counts[lang] = counts.get(lang, 0) + 1
+    han, kana, hangul = counts.get("zh", 0), counts.get("ja", 0), counts.get("ko", 0)
+    if hangul and hangul * 3 >= han + kana + hangul:
+        return "ko"
+    if kana and kana * 10 >= han + kana:
+        return "ja"
+    if han and han * 2 >= len(decisive):
+        return "zh"
+    return max(counts, key=counts.__getitem__)
+
+
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "北京",
+                "ひらがな",
+                "カタカナ",
+                "한국어",
+                "Ελλάδα",
+                "ქართული",
+                "עברית",
+                "ไทย",
+                "Հայ",
+                "Москва",
+                "café",
+                "2026",
+                "_",
+                "½",
+                "²",
+                " ",
+                ", ",
+                "\n",
+            ]
+        ),
+        max_size=60,
+    )
+)
+def test_script_language_counts_as_a_lookup_per_character_does(pieces: list[str]) -> None:
+    # Mixed scripts, ties between them, digits and number signs that are no letters.
+    sample = "".join(pieces)
+    assert script_language(sample) == _script_by_character(sample)
 
 
 @needs_identifier

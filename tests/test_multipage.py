@@ -12,7 +12,12 @@ from support.crawl import run_crawl
 from support.split_site import SplitSite, serve_split_site
 
 import newsspider
-from newsspider.extraction.body.continuation import later_page, next_page_url, page_number
+from newsspider.extraction.body.continuation import (
+    later_page,
+    next_page_url,
+    page_number,
+    story_links,
+)
 
 BASE = "http://127.0.0.1:8000"
 
@@ -167,6 +172,28 @@ def test_links_far_from_the_article_are_not_looked_at() -> None:
     root = etree.fromstring(html, etree.HTMLParser())
     article_element = root.find(".//article")
     assert next_page_url(article_element, "https://a.example/s/story.html") is None
+
+
+def test_page_links_wrapped_in_markup_are_read_by_their_whole_text() -> None:
+    # Pagers wrap their numbers and words in spans and icons; a link's own attributes are read
+    # only once its text names a page, and links whose text says nothing are passed over.
+    from lxml import etree
+
+    body = "".join(
+        f"<p>{'Text of a long story goes on and on here. ' * 10}{n}</p>" for n in range(4)
+    )
+    pager = (
+        "<div class='pager'><a href='/s/other-story.html'><span>Share</span></a> "
+        "<a href='/s/story.html?page=1'><span>1</span></a> "
+        "<a href='/s/story.html?page=3'><b>Next</b> <i>»</i></a></div>"
+    )
+    html = f"<html><body><article>{body}</article>{pager}</body></html>"
+    root = etree.fromstring(html, etree.HTMLParser())
+    article = root.find(".//article")
+    url = "https://a.example/s/story.html?page=2"
+    next_url, earlier = story_links(article, url)
+    assert next_url == "https://a.example/s/story.html?page=3"
+    assert earlier == ("https://a.example/s/story.html?page=1", "page_one_link")
 
 
 # --- the crawl ------------------------------------------------------------------------------

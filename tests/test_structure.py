@@ -173,6 +173,27 @@ def test_what_a_button_opens_is_content_a_hidden_block_it_does_not_open_is_not()
     assert "Subscribe to read" not in body
 
 
+def test_every_panel_a_button_names_is_opened_and_only_those() -> None:
+    # Two panels sharing the id a button names (duplicate ids are common) both open; a panel
+    # whose id holds two of the names side by side ("more extra") is named by no button.
+    from lxml import etree
+
+    from newsspider.extraction.page.visibility import reveal_controlled
+
+    root = etree.fromstring(
+        "<html><body><div id='more' hidden>a</div><div id='more' style='display:none'>b</div>"
+        "<div id='extra' class='panel hidden'>c</div><div id='more extra' hidden>d</div>"
+        "<div id='other' hidden>e</div></body></html>",
+        etree.HTMLParser(),
+    )
+    reveal_controlled(root, {"more", "extra"})
+    panels = root.findall(".//div")
+    assert [panel.get("hidden") for panel in panels[:2]] == [None, None]
+    assert panels[1].get("style") is None
+    assert panels[2].get("class") == "panel"
+    assert panels[3].get("hidden") is not None and panels[4].get("hidden") is not None
+
+
 def test_a_panel_hidden_in_capitals_is_opened_too() -> None:
     # The walk reads hiding case-blind ("Display: None" hides); what a button opens is shown
     # whatever the case it was hidden in.

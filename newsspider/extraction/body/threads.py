@@ -186,11 +186,19 @@ def find_posts(page: PageSegments) -> list[int]:
             if container is None:
                 container = container_of[owner] = _text_container(page, owner)
             containers[container] = containers.get(container, 0) + chars - link_chars
+    # A label or a button's worth of text ("Reply", "#3") is no post: not worth a template.
+    held_prose = [block_id for block_id, held in containers.items() if held >= MIN_POST_PROSE]
+    # The text container's own signature first: a template starts with it, and templates
+    # merge only when it agrees (`_merge_wrapper_variants`), so a container whose signature
+    # no other shares is in no group of two. Its ancestors' are read for the others only.
     cache: dict[int, str] = {}
+    own: dict[str, int] = {}
+    for block_id in held_prose:
+        signature = _signature(page, block_id, cache)
+        own[signature] = own.get(signature, 0) + 1
     groups: dict[tuple[str, ...], list[int]] = {}
-    for block_id, held in containers.items():
-        # A label or a button's worth of text ("Reply", "#3") is no post: not worth a template.
-        if held >= MIN_POST_PROSE:
+    for block_id in held_prose:
+        if own[cache[block_id]] >= 2:
             groups.setdefault(_template(page, block_id, cache), []).append(block_id)
     candidates = [
         (sum(containers[block_id] for block_id in members), members)

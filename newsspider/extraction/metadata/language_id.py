@@ -1,24 +1,23 @@
-"""py3langid's model, scored with a few numpy passes instead of its per-byte Python loop.
+"""py3langid's model, scored with a few numpy operations instead of the library's Python code.
 
 py3langid (langid.py's model: byte n-grams of one to six bytes, naive Bayes over 97 languages)
-walks the text's UTF-8 bytes through an Aho-Corasick automaton in a Python loop, one step per
-byte (about 0.65 µs a byte), then scores the visited states with a float16 matrix product and
-ranks all its labels in Python: about 1 ms for 600 characters, two thirds of it outside the
-walk. Hand-written here, because the library offers no vectorised entry point:
+walks the text's UTF-8 bytes through an Aho-Corasick automaton, counts the features of the
+states it visits, scores them with a float16 matrix product and ranks all its labels in Python:
+about 1 ms for 600 characters, two thirds of it outside the walk. Hand-written here, because
+the library offers no faster entry point:
 
-- the automaton's state after each byte is the longest suffix of the text read so far that is
-  a node of its trie (the automaton's defining property), so the states are found for all
-  positions at once: the 1- to 6-byte windows ending at each position are looked up, as
-  integers, in the sorted keys of the trie's nodes (`numpy.searchsorted`), the longest found
-  winning. The node keys are recovered once from the automaton's transition table, level by
-  level (a node's children are the targets one level deeper);
-- the scores are the library's own formula (log1p of the state counts times the per-state
+- the walk is the library's own, one step a byte, in this compiled module (about a third of
+  the instructions of the same walk done for all positions at once with numpy, on the few
+  hundred bytes read here);
+- the scores are the library's own formula (log1p of the feature counts times the per-feature
   log-probabilities, plus the priors, scaled by one over the root of the byte length, softmax),
-  with the matrix product in float32.
+  with the matrix product in float32 over the rows of the features visited, taken whole
+  (`numpy.take`) and widened from float16 by moving their bits (`_float32`).
 
 The answer is the library's, to rounding: `Identifier.verified` compares both on a few texts
 when the model loads, and `language.py` falls back to the library's own `rank` if they differ
-(a future py3langid with another model layout). Cost on 600 characters: about 0.1 ms.
+(a future py3langid with another model layout). Cost on 200 characters: about 0.25 M
+instructions.
 """
 
 from __future__ import annotations
@@ -42,9 +41,11 @@ _CHECK_TEXTS: Final = (
 #: How many of the model's classes `Identifier.rank` returns (the rest share under 1e-3 when
 #: the best is confident, and nothing reads them).
 _RANKED: Final = 8
-#: The model's longest n-gram (its trie's depth), in bytes: the automaton's state after a
-#: byte depends on that many bytes at most.
-_WINDOW: Final = 6
+
+
+#: A negative float16's bits shifted into float32 place, plus this: the exponent rebiased
+#: (+0x38000000), the sign moved from bit 28 (-0x10000000) to bit 31 (+0x80000000).
+_NEGATIVE_BIAS: Final = 0x38000000 - 0x10000000 + 0x80000000
 
 
 def _float32(half: Any) -> Any:
@@ -65,20 +66,19 @@ class Identifier:
 
     def __init__(self, model: Any) -> None:
         self.model = model
-        if len(model.tk_nextmove) >= 2**31:
-            raise ValueError("py3langid's automaton is larger than int32 offsets reach")
-        self.moves = np.frombuffer(model.tk_nextmove, dtype=np.dtype(model.tk_nextmove.typecode))
-        # int32 (the rows times 256 stay under 2**31): half the memory the walk reads at random.
-        self.row_base = np.asarray(model.tk_row, dtype=np.int32) << 8
-        self.output = np.asarray(model.tk_output, dtype=np.int64)
+        # The automaton, walked one byte at a time (`_features`): its transitions as the library
+        # holds them (an array of ints), each state's row offset and its feature (-1: none).
+        # Tuples, not lists: a tuple of ints leaves the garbage collector's lists, where a list
+        # of 100,000 items is read again by every full collection.
+        self.next_moves: Any = model.tk_nextmove
+        self.row_starts: tuple[int, ...] = tuple(int(row) << 8 for row in model.tk_row)
+        self.outputs: tuple[int, ...] = tuple(model.tk_output)
         # The per-state log-probabilities, float16, read as their bits (`_float32`).
         self.table = np.ascontiguousarray(model.nb_ptc).view(np.uint16)
         self.priors = np.asarray(model.nb_pc, dtype=np.float32)
         self.labels: list[str] = list(model.nb_classes)
-        # A byte that leads from the start state back to it (one no n-gram begins with, such
-        # as NUL): _WINDOW - 1 of them before the text let every position walk a full window.
-        start = self.moves[self.row_base[0] : self.row_base[0] + 256]
-        self.padding = bytes([int(np.nonzero(start == 0)[0][0])]) * (_WINDOW - 1)
+        # Every value's sign bit set (`_widen`).
+        self.all_negative = bool(int(self.table.min()) >= 0x8000) if self.table.size else False
 
     def probabilities(self, text: str) -> Any:
         """Each of the model's classes' probability for ``text`` (None without features)."""
@@ -87,25 +87,43 @@ class Identifier:
         data = unicodedata.normalize("NFC", text).encode("utf-8", "surrogatepass")
         if not data:
             return None
-        size = len(data)
-        values = np.frombuffer(self.padding + data, dtype=np.uint8).astype(np.int32)
-        moves, row_base = self.moves, self.row_base
-        # The state after byte i: the walk from the start over bytes i-5..i (the padding where
-        # the text is shorter), one step for all positions at once.
-        state = moves[row_base[0] + values[:size]]
-        for step in range(1, _WINDOW):
-            state = moves[row_base[state] + values[step : step + size]]
-        features = self.output[state]
-        features = features[features >= 0]
-        if not len(features):
+        features = self._features(data)
+        if not features:
             return None
-        index, counts = np.unique(features, return_counts=True)
-        scores = np.log1p(counts.astype(np.float32)) @ _float32(self.table[index])
+        index, counts = np.unique(np.array(features, dtype=np.int64), return_counts=True)
+        # take(axis=0) copies whole rows: a fifth of the instructions of table[index].
+        rows = np.take(self.table, index, axis=0)
+        scores = np.log1p(counts.astype(np.float32)) @ self._widen(rows)
         scores += self.priors
         scores *= 1.0 / math.sqrt(len(data))
         np.exp(scores - scores.max(), out=scores)
         scores /= scores.sum()
         return scores
+
+    def _features(self, data: bytes) -> list[int]:
+        """The features of the states the walk over ``data`` visits, one per visit (the
+        library's own walk, one step a byte: compiled, about a third of the instructions of
+        the same walk done for all positions at once with numpy, on the few hundred bytes
+        read here)."""
+        moves, row_starts, outputs = self.next_moves, self.row_starts, self.outputs
+        features: list[int] = []
+        state: int = 0
+        for byte in data:
+            state = moves[row_starts[state] + byte]
+            feature = outputs[state]
+            if feature >= 0:
+                features.append(feature)
+        return features
+
+    def _widen(self, rows: Any) -> Any:
+        """`_float32` of the rows; for a table of negative numbers only (log-probabilities:
+        every model py3langid ships), in two passes: the sign bit moves with the same
+        addition that rebiases the exponent (bit-identical to `_float32` on such values)."""
+        if not self.all_negative:
+            return _float32(rows)
+        bits = np.left_shift(rows, 13, dtype=np.uint32)
+        bits += np.uint32(_NEGATIVE_BIAS)
+        return bits.view(np.float32)
 
     def rank(self, text: str) -> list[tuple[str, float]]:
         """The model's labels by probability, best first (duplicate labels' shares added)."""
