@@ -20,7 +20,7 @@ from typing import Final
 from lxml import etree
 
 from newsspider.extraction.classify.confidence import PageEvidence
-from newsspider.extraction.classify.pagetype import BodyShape, date_like, has_digit
+from newsspider.extraction.classify.pagetype import BodyShape, dated, has_digit
 from newsspider.extraction.common.url_shape import (
     JUNK_TOKENS,
     LISTING_TOKENS,
@@ -415,6 +415,26 @@ def _declared_features(metadata: PageMetadata) -> list[float]:
     ]
 
 
+#: What `_structure_features` counts a segment's characters under, by its tag.
+_OTHER: Final = 0
+_SUBHEADING: Final = 1
+_CODE: Final = 2
+_ITEM: Final = 3
+_CELL: Final = 4
+
+
+def _structure_kind(tag: str) -> int:
+    if tag in HEADING_TAGS and tag != "h1":
+        return _SUBHEADING
+    if tag in _CODE_TAGS:
+        return _CODE
+    if tag == "li":
+        return _ITEM
+    if tag in ("td", "th"):
+        return _CELL
+    return _OTHER
+
+
 def _structure_features(page: PageSegments) -> tuple[list[float], int]:
     """The page's own structure (all its segments), and the count of price lines."""
     chars = page.segment_chars
@@ -425,6 +445,9 @@ def _structure_features(page: PageSegments) -> tuple[list[float], int]:
     teasers = teaser_chars = 0
     headings = heading_chars = code_chars = item_chars = cell_chars = 0
     prices = date_lines = 0
+    # Each tag's kind, worked out once per page (a page has a few dozen tags): one dict
+    # lookup per segment instead of two set lookups and string comparisons.
+    kinds: dict[str, int] = {}
     for index in range(len(chars)):
         count = chars[index]
         total += count
@@ -434,21 +457,24 @@ def _structure_features(page: PageSegments) -> tuple[list[float], int]:
         if _TEASER_MIN <= weight <= _TEASER_MAX and links[index] * 2 > count:
             teasers += 1
             teaser_chars += count
-        if tag in HEADING_TAGS and tag != "h1":
+        kind = kinds.get(tag, -1)
+        if kind < 0:
+            kind = kinds[tag] = _structure_kind(tag)
+        if kind == _SUBHEADING:
             headings += 1
             heading_chars += count
-        elif tag in _CODE_TAGS:
+        elif kind == _CODE:
             code_chars += count
-        elif tag == "li":
+        elif kind == _ITEM:
             item_chars += count
-        elif tag in ("td", "th"):
+        elif kind == _CELL:
             cell_chars += count
         if count <= _PRICE_LINE_CHARS * 3 and links[index] * 2 <= count:
             for line in page.segment_lines[index]:
                 if len(line) <= _PRICE_LINE_CHARS and has_digit(line):
                     if _may_be_price(line) and _PRICE.search(line) is not None:
                         prices += 1
-                    elif date_like(line):
+                    elif dated(line):
                         date_lines += 1
     share = 1.0 / total if total else 0.0
     return [
@@ -488,17 +514,23 @@ _PAGER_NUMBERS: Final = 3
 
 def _same_site(href: str, host: str) -> bool:
     """Is ``href`` a link within ``host`` (`_host`'s form of the page's host)? Relative links
-    are; fragments, scripts and mail are not. Read with `str.find` and one slice for the host:
-    a split per part made a list and strings per link."""
-    if href.startswith(("#", "javascript:", "mailto:")):
+    are; fragments, scripts and mail are not. Read with `str.find` and one slice for the host
+    (a split per part made a list and strings per link), the first character telling which
+    prefix to test (compiled, `startswith` with a tuple builds the tuple on every call)."""
+    first = ord(href[0]) if href else 0
+    if first == 35:  # "#"
         return False
-    if href.startswith("//"):
+    if (first == 106 and href.startswith("javascript:")) or (
+        first == 109 and href.startswith("mailto:")
+    ):
+        return False
+    if first == 47 and href.startswith("//"):
         start = 2
     else:
         # The scheme's "://" within the first 12 characters (the first occurrence is the one a
         # split at it would use).
-        scheme_end = href.find("://")
-        if scheme_end < 0 or scheme_end > 9:
+        scheme_end = href.find("://", 0, 12)
+        if scheme_end < 0:
             return True  # relative
         start = scheme_end + 3
     if not host:
@@ -644,10 +676,11 @@ def _template_features(page: PageSegments, shape: BodyShape, url: str | None) ->
         if tag == "nav":
             navs += 1
         link_chars = links[block]
-        if not link_chars or tag in _NOT_ITEMS:
+        if not link_chars:
             continue
         chars = prose[block] + link_chars
-        if chars > _ITEM_MAX or link_chars < _ITEM_LINK_SHARE * chars:
+        # The set lookup last: it costs more than the sums.
+        if chars > _ITEM_MAX or link_chars < _ITEM_LINK_SHARE * chars or tag in _NOT_ITEMS:
             continue
         slot = parents[block] + 1
         group = first_group[slot]

@@ -224,7 +224,12 @@ def has_digit(line: str) -> bool:
 
 def date_like(line: str) -> bool:
     """Does `_DATE_LIKE` find a date in ``line``?"""
-    return has_digit(line) and _DATE_AT_DIGIT.search(line) is not None
+    return has_digit(line) and dated(line)
+
+
+def dated(line: str) -> bool:
+    """`date_like` for a line known to hold a digit (`has_digit`)."""
+    return _DATE_AT_DIGIT.search(line) is not None
 
 
 SHORT_LINE: Final = 40
