@@ -174,6 +174,28 @@ def test_gaussian_smoothing_keeps_constants_and_spreads_a_spike() -> None:
     assert spike[3] > spike[2] == spike[4] > spike[1] == spike[5] > spike[0] == spike[6] == 0.0
 
 
+def test_gaussian_smoothing_radius_two_slides_the_same_sums() -> None:
+    """The radius-2 window (one value read a step) gives bit for bit the sums the five-value
+    window (`_window_sum`) gives, the ends renormalised alike."""
+    import math
+    import random
+
+    from newsspider.extraction.common.smoothing import _end_weight, _window_sum
+
+    rng = random.Random(7)
+    kernel = [math.exp(-(k * k) / 2.0) for k in range(3)]
+    full = kernel[0] + 2 * (kernel[1] + kernel[2])
+    for count in (*range(7), 50):
+        values = [rng.random() * rng.choice((1.0, 90.0, 1e6)) for _ in range(count)]
+        padded = [0.0, 0.0, *values, 0.0, 0.0]
+        expected = [_window_sum(padded, i, kernel[1], kernel[2]) / full for i in range(count)]
+        for index in {*range(min(2, count)), *range(max(0, count - 2), count)}:
+            expected[index] = _window_sum(padded, index, kernel[1], kernel[2]) / _end_weight(
+                kernel, 2, index, count
+            )
+        assert gaussian_smooth(values, 2) == expected
+
+
 def test_text_agreement_is_the_share_of_the_reference_found_in_the_body() -> None:
     # Words in another order: the grams across the word joins are missing, the rest found.
     reordered = text_agreement(PARAGRAPH, "Council voted to extend the tram line", 8)

@@ -10,6 +10,8 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scrapy.exceptions import DropItem
 from scrapy.http import HtmlResponse, Request
 from scrapy.settings import Settings
@@ -400,9 +402,14 @@ def test_hidden_password_fields_are_told_apart() -> None:
 
 
 def test_headed_blocks_are_the_blocks_holding_a_subheading() -> None:
-    """`_headed_blocks` (the heading walk) says of every block what the subtree sum of its
-    h2-h6 segments says."""
-    from newsspider.extraction.classify.page_features import _headed_blocks
+    """`_headed_blocks` (the heading walk) and `_holds_subheading` (a block's id range) say of
+    every block what the subtree sum of its h2-h6 segments says, empty headings and headings
+    holding only a block included."""
+    from newsspider.extraction.classify.page_features import (
+        _headed_blocks,
+        _holds_subheading,
+        _owners,
+    )
     from newsspider.extraction.page.page_model import SUBHEADING_TAGS
 
     teasers = "".join(
@@ -412,6 +419,7 @@ def test_headed_blocks_are_the_blocks_holding_a_subheading() -> None:
     page = (
         f"<html><body>{_CHROME}<main><h1>Town news</h1><ul>{teasers}</ul>"
         f"<section><h2>More</h2><div><h5>Deep</h5><p>{_paragraphs(1)}</p></div></section>"
+        f"<section><h4></h4><p>{_paragraphs(1, 1)}</p><h3><div>Boxed heading</div></h3></section>"
         f"</main>{_FOOTER}</body></html>"
     )
     record = StageRecord()
@@ -422,6 +430,9 @@ def test_headed_blocks_are_the_blocks_holding_a_subheading() -> None:
     headed = _headed_blocks(segments)
     assert headed == [bool(total) for total in sums]
     assert sum(headed) >= 6  # the teasers' items, the section and the wrappers around them
+    # The per-block reading the templates use says the same of every block.
+    owns = _owners(segments)
+    assert [_holds_subheading(segments, owns, block) for block in range(len(headed))] == headed
 
 
 def _profile(html: str, url: str) -> dict[str, float]:
@@ -484,3 +495,108 @@ def test_body_profile_counts_code_and_card_grids() -> None:
     assert grid["headed_card_items"] == grid["card_items"] > 0.0  # four cards, each headed
     assert 0.3 < grid["card_share"] < 1.0 and grid["body_card_share"] > 0.3
     assert article["card_share"] == article["body_card_share"] == 0.0
+
+
+def test_link_totals_are_the_subtree_sums_of_link_characters() -> None:
+    from newsspider.extraction.classify.page_features import _link_totals, _owners
+
+    teasers = "".join(
+        f"<li><a href='/story/{i}/'>Story number {i} of the day</a> and more</li>" for i in range(5)
+    )
+    page = (
+        f"<html><body>{_CHROME}<main><ul>{teasers}</ul><p>{_paragraphs(2)}</p></main></body></html>"
+    )
+    record = StageRecord()
+    extract(page, ARTICLE_URL, record=record)
+    segments = record.page
+    assert segments is not None
+    links = _link_totals(segments)
+    assert links == segments.subtree_totals(segments.segment_link_chars)
+    assert links[0] > 0
+    owns = _owners(segments)
+    assert owns == [block in set(segments.segment_owners) for block in range(len(owns))]
+
+
+_PRICE_PIECES = st.sampled_from(
+    [*"0123456789 $€£¥₹₽₩円元łzkrUSDEGBPCHFAa_\xa0", "USD", "EUR", "CHF", "CAD", "AUD", "GBP",
+     "zł", "kr", "руб", "٣", "xUSD"]
+)  # fmt: skip
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(_PRICE_PIECES, max_size=12).map("".join))
+def test_price_prefilter_never_drops_a_price(line: str) -> None:
+    """`_may_be_price` (a loop over the code points that lets through the lines the price
+    regex is run on) passes every line `_PRICE` finds a price in."""
+    from newsspider.extraction.classify import page_features
+
+    if page_features._PRICE.search(line) is not None:
+        assert page_features._may_be_price(line)
+
+
+@pytest.mark.parametrize(
+    ("line", "passes"),
+    [("$5", True), ("5 zł", True), ("10 kr", True), ("9 руб", True), ("USD 4", True),
+     ("EUR", True), ("Read 5 comments", False), ("Posted 2024-05-01", False), ("ok", False)],
+)  # fmt: skip
+def test_price_prefilter_examples(line: str, passes: bool) -> None:
+    from newsspider.extraction.classify.page_features import _may_be_price
+
+    assert _may_be_price(line) is passes
+
+
+_PAGER_PIECES = st.sampled_from(
+    [*"0123456789 «»‹›…|·._-aZ\xa0", "12", "1234", "Next", "٣", "²", "页", "é"]
+)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(_PAGER_PIECES, max_size=12).map("".join))
+def test_pager_prefilter_never_drops_a_pager_line(line: str) -> None:
+    """`_may_be_pager` passes every line `_PAGER_LINE` matches whole, and a lone number is
+    never one (the pager test skips both)."""
+    from newsspider.extraction.classify import page_features
+
+    if page_features._PAGER_LINE.fullmatch(line) is not None:
+        assert page_features._may_be_pager(line)
+        assert not line.isdigit()
+
+
+@pytest.mark.parametrize(
+    ("href", "host", "same"),
+    [
+        ("/story/1/", "example.com", True),
+        ("story/1", "", True),
+        ("//www.Example.com/a", "example.com", True),
+        ("//cdn.example.net/a", "example.com", False),
+        ("//example.com", "", False),
+        ("https://WWW.EXAMPLE.COM/path#x", "example.com", True),
+        ("https://example.com:8080/path", "example.com", False),  # the port is kept
+        ("https://other.org/a", "example.com", False),
+        ("https://example.com", "", False),
+        ("/go?to=https://other.org/", "example.com", True),  # "://" past the scheme: relative
+        ("#comments", "example.com", False),
+        ("javascript:void(0)", "example.com", False),
+        ("mailto:a@example.com", "example.com", False),
+    ],
+)
+def test_same_site(href: str, host: str, same: bool) -> None:
+    from newsspider.extraction.classify.page_features import _same_site
+
+    assert _same_site(href, host) is same
+
+
+_CART_PIECES = st.sampled_from(
+    ["car", "t", "rito", "rello", "add", "buy", "-", "_", " ", "to", "now", "Basket", "CHECKOUT",
+     "warenkorb", "panier", "winkelwagen", "Корзина", "购物车", "加入购物", "カート", "장바구니",
+     "x"]
+)  # fmt: skip
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(_CART_PIECES, max_size=8).map("".join))
+def test_is_cart_holds_a_cart_word(text: str) -> None:
+    """`_is_cart` (the words' tests written out) says what a test of every word says."""
+    from newsspider.extraction.classify.page_features import _CART_WORDS, _is_cart
+
+    assert _is_cart(text) == any(word in text.lower() for word in _CART_WORDS)

@@ -6,6 +6,8 @@ import re
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from newsspider.extraction.classify import pagetype
 from newsspider.extraction.classify.pagetype import PageSignals, page_signals
@@ -70,3 +72,40 @@ def test_fold_unsafe_letters_are_all_that_lowercasing_misses() -> None:
         chr(code) for code in range(sys.maxunicode + 1) if pagetype._FOLD_UNSAFE.match(chr(code))
     }
     assert unsafe <= listed
+
+
+#: Pieces of dated, numbered and priced lines, with the characters the date forms turn on:
+#: separators, word boundaries (letters, underscores), digits past ASCII (Arabic-Indic,
+#: superscript, circled: re's \\d takes the first only).
+_LINE_PIECES = st.sampled_from(
+    [*"0123456789 -/.:年_aZé\xa0\t", "19", "20", "١", "٣", "²", "①", "x2024", "2024", "12:30"]
+)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(_LINE_PIECES, max_size=14).map("".join))
+def test_date_like_finds_a_date_where_the_rule_does(line: str) -> None:
+    """`date_like` (a code-point loop for the digit, a regex begun with the digit) says what the
+    rule as written says: `_DATE_LIKE` finds a date, after `_DIGIT` finds a digit."""
+    assert pagetype.has_digit(line) == (pagetype._DIGIT.search(line) is not None)
+    assert pagetype.date_like(line) == (pagetype._DATE_LIKE.search(line) is not None)
+
+
+@pytest.mark.parametrize(
+    ("line", "dated"),
+    [
+        ("2024-05-01", True),
+        ("1.5.2024", True),
+        ("2024年5月", True),
+        ("at 12:30", True),
+        ("in 1999 and", True),
+        ("x1999", False),  # no word boundary before the year
+        ("19999", False),
+        ("٢٠٢٤-٥", True),  # Arabic-Indic digits are re's \\d
+        ("²-³", False),  # superscripts are digits, not decimal ones
+        ("page 7 of", False),
+        ("", False),
+    ],
+)
+def test_date_like_examples(line: str, dated: bool) -> None:
+    assert pagetype.date_like(line) is dated

@@ -5,6 +5,9 @@ compare. Pages are read straight from the corpora folder (every page, the synthe
 
     python -m bench.accuracy.dump_articles dump before.jsonl
     python -m bench.accuracy.dump_articles diff before.jsonl after.jsonl --fields body,title,date
+
+``dump --features`` also writes each page's page-type features (`StageRecord.type_features`,
+as `float.hex`, so a diff is exact), compared by ``diff`` as a field named ``type_features``.
 """
 
 from __future__ import annotations
@@ -19,9 +22,11 @@ from typing import Any
 from bench.corpus import corpora_root
 
 
-def dump(out: Path, root: Path) -> int:
-    """Extract every page of every corpus under ``root`` into ``out``; the page count."""
+def dump(out: Path, root: Path, features: bool = False) -> int:
+    """Extract every page of every corpus under ``root`` into ``out``; the page count.
+    ``features``: also each page's page-type features, exactly (`float.hex`)."""
     import newsspider
+    from newsspider.extraction.stages import StageRecord
 
     count = 0
     with out.open("w", encoding="utf-8") as fh:
@@ -31,10 +36,14 @@ def dump(out: Path, root: Path) -> int:
                 page = root / corpus / "pages" / f"{record['id']}.html.gz"
                 if not page.exists():
                     continue
+                stages = StageRecord() if features else None
                 article = newsspider.extract(
-                    gzip.decompress(page.read_bytes()), url=record.get("url")
+                    gzip.decompress(page.read_bytes()), url=record.get("url"), record=stages
                 )
                 row = {"corpus": corpus, "id": record["id"], "article": article.to_dict()}
+                if stages is not None:
+                    values = stages.type_features
+                    row["type_features"] = None if values is None else [v.hex() for v in values]
                 fh.write(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n")
                 count += 1
     return count
@@ -42,7 +51,14 @@ def dump(out: Path, root: Path) -> int:
 
 def _load(path: Path) -> dict[tuple[str, str], dict[str, Any]]:
     rows = (json.loads(line) for line in path.open(encoding="utf-8"))
-    return {(row["corpus"], row["id"]): row["article"] for row in rows}
+    return {
+        (row["corpus"], row["id"]): (
+            {**row["article"], "type_features": row["type_features"]}
+            if "type_features" in row
+            else row["article"]
+        )
+        for row in rows
+    }
 
 
 def diff(before: Path, after: Path, fields: list[str] | None, show: int = 20) -> Counter[str]:
@@ -73,13 +89,17 @@ def main(argv: list[str] | None = None) -> int:
     d = sub.add_parser("dump", help="write every development page's Article as JSON lines")
     d.add_argument("out", type=Path)
     d.add_argument("--corpora", help="the corpora folder (default: ../shared/corpora)")
+    d.add_argument(
+        "--features", action="store_true", help="also each page's page-type features (exact)"
+    )
     c = sub.add_parser("diff", help="the pages and fields two dumps differ in")
     c.add_argument("before", type=Path)
     c.add_argument("after", type=Path)
     c.add_argument("--fields", help="comma-separated fields to compare (default: all)")
     args = parser.parse_args(argv)
     if args.command == "dump":
-        print(f"{dump(args.out, corpora_root(args.corpora))} pages -> {args.out}")
+        count = dump(args.out, corpora_root(args.corpora), args.features)
+        print(f"{count} pages -> {args.out}")
         return 0
     fields = args.fields.split(",") if args.fields else None
     return 1 if diff(args.before, args.after, fields) else 0

@@ -20,7 +20,7 @@ from typing import Final
 from lxml import etree
 
 from newsspider.extraction.classify.confidence import PageEvidence
-from newsspider.extraction.classify.pagetype import BodyShape
+from newsspider.extraction.classify.pagetype import BodyShape, dated, has_digit
 from newsspider.extraction.common.url_shape import (
     JUNK_TOKENS,
     LISTING_TOKENS,
@@ -225,17 +225,77 @@ _CART_WORDS: Final = (
 
 
 def _is_cart(text: str) -> bool:
-    """Substring tests in C: a regex alternation costs several times more per control."""
+    """Does the text hold one of `_CART_WORDS`, case-insensitively? Substring tests in C (a
+    regex alternation costs several times more per control), written out: the words under
+    "car", "add" and "buy" are tested only where that piece is, so most controls take 13 tests,
+    not 21, and no loop over a tuple (compiled, a generic iteration per word)."""
     lowered = text.lower()
-    return any(word in lowered for word in _CART_WORDS)
+    return (
+        ("car" in lowered and ("cart" in lowered or "carrito" in lowered or "carrello" in lowered))
+        or "basket" in lowered
+        or "checkout" in lowered
+        or (
+            "add" in lowered
+            and (
+                "addto" in lowered
+                or "add-to" in lowered
+                or "add_to" in lowered
+                or "add to" in lowered
+            )
+        )
+        or (
+            "buy" in lowered
+            and (
+                "buynow" in lowered
+                or "buy-now" in lowered
+                or "buy_now" in lowered
+                or "buy now" in lowered
+            )
+        )
+        or "warenkorb" in lowered
+        or "panier" in lowered
+        or "winkelwagen" in lowered
+        or "корзин" in lowered
+        or "购物车" in lowered
+        or "加入购物" in lowered
+        or "カート" in lowered
+        or "장바구니" in lowered
+    )
 
 
 #: A price: a currency sign or code next to a number.
 _PRICE: Final = re.compile(
     r"[$€£¥₹₽₩]\s?\d|\d\s?(?:[€£¥₹₽₩円元]|zł|kr\b|руб)|\b(?:USD|EUR|GBP|CHF|CAD|AUD)\s?\d"
 )
+
+
+def _may_be_price(line: str) -> bool:
+    """False where `_PRICE` cannot match: each of its forms holds a currency sign (円 and 元
+    too), the ł of "zł", "kr", the р of "руб" or a three-letter code (its first letter and an
+    upper-case ASCII letter after it). One compiled loop over the code points: the regex tries
+    its three forms at every character (several thousand instructions a line), 18 substring
+    tests cost three times this loop."""
+    last = len(line) - 1
+    for index in range(last + 1):
+        point = ord(line[index])
+        if point < 128:
+            if point == 36:  # $
+                return True
+            if point == 107:  # k
+                if index < last and ord(line[index + 1]) == 114:  # r
+                    return True
+            elif point in (65, 67, 69, 71, 85) and index + 2 <= last:  # A C E G U
+                following = ord(line[index + 1])
+                if 65 <= following <= 90:
+                    return True
+        elif point in (8364, 163, 165, 8377, 8381, 8361, 20870, 20803, 322, 1088):
+            return True  # € £ ¥ ₹ ₽ ₩ 円 元, the ł of zł, the р of руб
+    return False
+
+
 _PRICE_LINE_CHARS: Final = 40
-#: Dates as teaser and archive lines write them (as `pagetype` reads body lines).
+#: Dates as teaser and archive lines write them (as `pagetype` reads body lines; lines are
+#: tested with its `date_like`, which finds a date in the same lines).
 _DATE_LIKE: Final = re.compile(r"\d{1,4}[-/.年]\d{1,2}|\d{1,2}:\d{2}|\b(?:19|20)\d{2}\b")
 _DIGIT: Final = re.compile(r"\d")
 _TEXT_INPUTS: Final = frozenset({"", "text", "email", "search", "tel", "number", "url"})
@@ -328,6 +388,11 @@ def _signed(share: float | None) -> float:
     return 0.0 if share is None else 2.0 * share - 1.0
 
 
+#: The slug's word separators (`re.split` with a pattern string looked it up in re's cache on
+#: every page).
+_WORD_SPLIT: Final = re.compile(r"[-_+.]+")
+
+
 def _url_features(url: str | None) -> list[float]:
     try:
         return _read_url(url) if url else _no_url()
@@ -345,7 +410,7 @@ def _read_url(url: str) -> list[float]:
     lowered = [segment.lower() for segment in segments]
     last = lowered[-1] if lowered else ""
     stem = last.rsplit(".", 1)[0] if "." in last else last
-    words = [w for w in re.split(r"[-_+.]+", stem) if w]
+    words = [w for w in _WORD_SPLIT.split(stem) if w]
     return [
         max(-5.0, min(8.0, score)) if score is not None else -5.0,
         float(score is None),
@@ -387,6 +452,26 @@ def _declared_features(metadata: PageMetadata) -> list[float]:
     ]
 
 
+#: What `_structure_features` counts a segment's characters under, by its tag.
+_OTHER: Final = 0
+_SUBHEADING: Final = 1
+_CODE: Final = 2
+_ITEM: Final = 3
+_CELL: Final = 4
+
+
+def _structure_kind(tag: str) -> int:
+    if tag in HEADING_TAGS and tag != "h1":
+        return _SUBHEADING
+    if tag in _CODE_TAGS:
+        return _CODE
+    if tag == "li":
+        return _ITEM
+    if tag in ("td", "th"):
+        return _CELL
+    return _OTHER
+
+
 def _structure_features(page: PageSegments) -> tuple[list[float], int]:
     """The page's own structure (all its segments), and the count of price lines."""
     chars = page.segment_chars
@@ -397,6 +482,9 @@ def _structure_features(page: PageSegments) -> tuple[list[float], int]:
     teasers = teaser_chars = 0
     headings = heading_chars = code_chars = item_chars = cell_chars = 0
     prices = date_lines = 0
+    # Each tag's kind, worked out once per page (a page has a few dozen tags): one dict
+    # lookup per segment instead of two set lookups and string comparisons.
+    kinds: dict[str, int] = {}
     for index in range(len(chars)):
         count = chars[index]
         total += count
@@ -406,21 +494,24 @@ def _structure_features(page: PageSegments) -> tuple[list[float], int]:
         if _TEASER_MIN <= weight <= _TEASER_MAX and links[index] * 2 > count:
             teasers += 1
             teaser_chars += count
-        if tag in HEADING_TAGS and tag != "h1":
+        kind = kinds.get(tag, -1)
+        if kind < 0:
+            kind = kinds[tag] = _structure_kind(tag)
+        if kind == _SUBHEADING:
             headings += 1
             heading_chars += count
-        elif tag in _CODE_TAGS:
+        elif kind == _CODE:
             code_chars += count
-        elif tag == "li":
+        elif kind == _ITEM:
             item_chars += count
-        elif tag in ("td", "th"):
+        elif kind == _CELL:
             cell_chars += count
         if count <= _PRICE_LINE_CHARS * 3 and links[index] * 2 <= count:
             for line in page.segment_lines[index]:
-                if len(line) <= _PRICE_LINE_CHARS and _DIGIT.search(line):
-                    if _PRICE.search(line):
+                if len(line) <= _PRICE_LINE_CHARS and has_digit(line):
+                    if _may_be_price(line) and _PRICE.search(line) is not None:
                         prices += 1
-                    elif _DATE_LIKE.search(line):
+                    elif dated(line):
                         date_lines += 1
     share = 1.0 / total if total else 0.0
     return [
@@ -459,14 +550,31 @@ _PAGER_NUMBERS: Final = 3
 
 
 def _same_site(href: str, host: str) -> bool:
-    if href.startswith(("#", "javascript:", "mailto:")):
+    """Is ``href`` a link within ``host`` (`_host`'s form of the page's host)? Relative links
+    are; fragments, scripts and mail are not. Read with `str.find` and one slice for the host
+    (a split per part made a list and strings per link), the first character telling which
+    prefix to test (compiled, `startswith` with a tuple builds the tuple on every call)."""
+    first = ord(href[0]) if href else 0
+    if first == 35:  # "#"
         return False
-    if href.startswith("//"):
-        return bool(host) and href[2:].split("/", 1)[0].lower().removeprefix("www.") == host
-    if "://" not in href[:12]:
-        return True  # relative
-    rest = href.split("://", 1)[1]
-    return bool(host) and rest.split("/", 1)[0].lower().removeprefix("www.") == host
+    if (first == 106 and href.startswith("javascript:")) or (
+        first == 109 and href.startswith("mailto:")
+    ):
+        return False
+    if first == 47 and href.startswith("//"):
+        start = 2
+    else:
+        # The scheme's "://" within the first 12 characters (the first occurrence is the one a
+        # split at it would use).
+        scheme_end = href.find("://", 0, 12)
+        if scheme_end < 0:
+            return True  # relative
+        start = scheme_end + 3
+    if not host:
+        return False
+    end = href.find("/", start)
+    netloc = href[start:] if end < 0 else href[start:end]
+    return netloc.lower().removeprefix("www.") == host
 
 
 def _host(url: str | None) -> str:
@@ -502,87 +610,172 @@ def _headed_blocks(page: PageSegments) -> list[bool]:
     return headed
 
 
+def _link_totals(page: PageSegments) -> list[int]:
+    """Per block: the link characters in its subtree (`PageSegments.subtree_totals` of
+    ``segment_link_chars``): one pass over the segments adding only those with links, and one
+    reverse sweep passing on only the blocks with any."""
+    parents = page.block_parents
+    totals = [0] * len(parents)
+    owners = page.segment_owners
+    link_chars = page.segment_link_chars
+    for index in range(len(owners)):
+        chars = link_chars[index]
+        if chars:
+            owner = owners[index]
+            totals[owner] = totals[owner] + chars
+    for block in range(len(parents) - 1, 0, -1):
+        chars = totals[block]
+        if chars:
+            parent = parents[block]
+            if parent >= 0:
+                totals[parent] = totals[parent] + chars
+    return totals
+
+
+def _owners(page: PageSegments) -> list[bool]:
+    """Per block: does it own a segment?"""
+    owns = [False] * len(page.block_parents)
+    owners = page.segment_owners
+    for index in range(len(owners)):
+        owns[owners[index]] = True
+    return owns
+
+
+def _holds_subheading(page: PageSegments, owns: list[bool], block: int) -> bool:
+    """Does the block's subtree hold an h2-h6 segment (what `_headed_blocks` says of it)? A
+    segment's tag is its owner's, so: does a block of the subtree's id range, owning a segment
+    (`_owners`), have such a tag. Read for the teasers of templates only: sibling items do not
+    overlap, and templates nest at most four deep (each teaser is 25 to 1,500 characters and
+    holds three or more of the template inside it), so no block is read more than five times."""
+    tags = page.block_tags
+    for inner in range(block, page.block_ends[block] + 1):
+        if owns[inner] and tags[inner] in SUBHEADING_TAGS:
+            return True
+    return False
+
+
+def _may_be_pager(line: str) -> bool:
+    """False where `_PAGER_LINE` cannot match the whole line: a pager's line is five
+    characters or more, starts with at most three non-word characters and a digit, and ends
+    with a digit and at most three non-word characters; so a line starting or ending in a
+    word character that is no digit (a letter, an underscore) is none."""
+    if len(line) < 5:
+        return False
+    return not (_word_not_digit(line, 0) or _word_not_digit(line, len(line) - 1))
+
+
+def _word_not_digit(line: str, index: int) -> bool:
+    """Is ``line[index]`` a word character (re's ``\\w``) and no digit (``\\d``)? Read from
+    the code point for ASCII; past it, a letter or other alphanumeric that is no digit at all
+    (``str.isdigit`` takes in every decimal digit; a digit that is not decimal says False, as
+    "not known")."""
+    point = ord(line[index])
+    if point < 128:
+        return 97 <= point <= 122 or 65 <= point <= 90 or point == 95
+    char = line[index]
+    return char.isalnum() and not char.isdigit()
+
+
 def _template_features(page: PageSegments, shape: BodyShape, url: str | None) -> list[float]:
     """Repeated templates: sibling blocks of one tag, each small and partly linked, the mark of
     teaser lists (listings) and of menus and tables of contents (link lists). Linear in the
-    page's blocks: the subtree sums (`subtree_totals`), one sweep over the blocks, and the
-    first link of each teaser in a template. (Siblings are not told apart by their class: a
-    class read per block cost more than the rest of the sweep, and "first"/"active" classes
-    would split one template.)"""
+    page's blocks: the subtree link sums (`_link_totals`), one sweep over the blocks, and the
+    teasers of templates (their subheadings and first links). (Siblings are not told apart by
+    their class: a class read per block cost more than the rest of the sweep, and
+    "first"/"active" classes would split one template.)
+
+    Compiled, a group is named by its first item (a block id) and its counts are lists by
+    block id, made once per page; it is found from its parent's first group along a chain of
+    the parent's groups (one tag each). (A dict keyed by (parent, tag) tuples, with a list of
+    counts per group, built a tuple per lookup and a generic object addition per count.)"""
     parents = page.block_parents
     tags = page.block_tags
     elements = page.block_elements
     prose = page.prose
-    links = page.subtree_totals(page.segment_link_chars)
-    headed = _headed_blocks(page)
-    # (parent, tag) -> [items, teasers, link items, chars, link chars, headed teasers]
-    groups: dict[tuple[int, str], list[int]] = {}
-    # (parent, tag) -> its teaser items (blocks), for their links
-    teasers: dict[tuple[int, str], list[int]] = {}
-    for block in range(1, min(len(parents), len(elements))):
+    links = _link_totals(page)
+    size = len(parents)
+    blocks = min(size, len(elements))
+    # Per parent id + 1 (a parentless block's parent is -1): its first group, or -1.
+    first_group = [-1] * (size + 1)
+    # Per group (its first item's block id): the parent's next group, and the group's counts.
+    next_group = [-1] * size
+    group_teasers = [0] * size
+    group_link_items = [0] * size
+    group_chars = [0] * size
+    group_links = [0] * size
+    groups: list[int] = []
+    # The teaser items (blocks) and their groups, in document order.
+    teaser_blocks: list[int] = []
+    teaser_groups: list[int] = []
+    navs = 0
+    for block in range(1, blocks):
+        tag = tags[block]
+        if tag == "nav":
+            navs += 1
         link_chars = links[block]
         if not link_chars:
             continue
-        tag = tags[block]
-        if tag in _NOT_ITEMS:
-            continue
         chars = prose[block] + link_chars
-        if chars > _ITEM_MAX or link_chars < _ITEM_LINK_SHARE * chars:
+        # The set lookup last: it costs more than the sums.
+        if chars > _ITEM_MAX or link_chars < _ITEM_LINK_SHARE * chars or tag in _NOT_ITEMS:
             continue
-        key = (parents[block], tag)
-        group = groups.get(key)
-        if group is None:
-            group = groups[key] = [0, 0, 0, 0, 0, 0]
-        group[0] += 1
-        group[3] += chars
-        group[4] += link_chars
+        slot = parents[block] + 1
+        group = first_group[slot]
+        while group >= 0 and tags[group] != tag:
+            group = next_group[group]
+        if group < 0:
+            group = block
+            next_group[block] = first_group[slot]
+            first_group[slot] = block
+            groups.append(block)
+        group_chars[group] = group_chars[group] + chars
+        group_links[group] = group_links[group] + link_chars
         if chars >= _TEASER_ITEM_MIN:
-            group[1] += 1
-            if headed[block]:
-                group[5] += 1
-            items_of = teasers.get(key)
-            if items_of is None:
-                teasers[key] = [block]
-            else:
-                items_of.append(block)
+            group_teasers[group] = group_teasers[group] + 1
+            teaser_blocks.append(block)
+            teaser_groups.append(group)
         elif chars <= _LINK_ITEM_MAX and link_chars >= _LINK_ITEM_SHARE * chars:
-            group[2] += 1
+            group_link_items[group] = group_link_items[group] + 1
+    # `block_tags.count("nav")`: the blocks the sweep did not read.
+    if tags and tags[0] == "nav":
+        navs += 1
+    for block in range(max(blocks, 1), len(tags)):
+        if tags[block] == "nav":
+            navs += 1
     total_links = links[0] if links else 0
     total = (prose[0] if prose else 0) + total_links
     n_groups = items = headed_items = template_chars = template_links = region = 0
     list_items = list_chars = 0
-    host = _host(url)
+    for group in groups:
+        teasers = group_teasers[group]
+        chars = group_chars[group]
+        if teasers >= _TEMPLATE_MIN:
+            n_groups += 1
+            items += teasers
+            template_chars += chars
+            template_links += group_links[group]
+            region = max(region, chars)
+        link_items = group_link_items[group]
+        if link_items >= _LINK_LIST_MIN:
+            list_items = max(list_items, link_items)
+            list_chars += chars
     # Distinct same-site links of the teasers: each teaser's first link.
     urls: set[str] = set()
-    for key, group in groups.items():
-        if group[1] >= _TEMPLATE_MIN:
-            n_groups += 1
-            items += group[1]
-            headed_items += group[5]
-            template_chars += group[3]
-            template_links += group[4]
-            region = max(region, group[3])
-            for block in teasers[key]:
-                for anchor in elements[block].iter("a"):
-                    href = (anchor.get("href") or "")[:300]
-                    if href and _same_site(href, host):
-                        urls.add(href.split("#", 1)[0])
-                    break
-        if group[2] >= _LINK_LIST_MIN:
-            list_items = max(list_items, group[2])
-            list_chars += group[3]
-    pager = 0
-    digits = 0
-    segment_chars, segment_links = page.segment_chars, page.segment_link_chars
-    for index in range(len(segment_chars)):
-        count = segment_chars[index]
-        if count > _LINK_ITEM_MAX or segment_links[index] * 2 < count or not count:
-            continue
-        for line in page.segment_lines[index]:
-            if _PAGER_LINE.fullmatch(line):
-                pager = 1
-            elif line.isdigit() and len(line) <= 4:
-                digits += 1
+    if n_groups:
+        host = _host(url)
+        owns = _owners(page)
+        for index in range(len(teaser_blocks)):
+            if group_teasers[teaser_groups[index]] < _TEMPLATE_MIN:
+                continue
+            block = teaser_blocks[index]
+            if _holds_subheading(page, owns, block):
+                headed_items += 1
+            for anchor in elements[block].iter("a"):
+                href = (anchor.get("href") or "")[:300]
+                if href and _same_site(href, host):
+                    cut = href.find("#")
+                    urls.add(href if cut < 0 else href[:cut])
+                break
     share = 1.0 / total if total else 0.0
     body_prose = shape.body_share * (prose[0] if prose else 0)
     return [
@@ -596,9 +789,30 @@ def _template_features(page: PageSegments, shape: BodyShape, url: str | None) ->
         _log(len(urls)),
         _log(list_items),
         list_chars * share,
-        float(min(tags.count("nav"), 5)),
-        float(pager or digits >= _PAGER_NUMBERS),
+        float(min(navs, 5)),
+        float(_has_pager(page)),
     ]
+
+
+def _has_pager(page: PageSegments) -> bool:
+    """A pager: a short, mostly linked line of three or more page numbers, or three or more
+    such lines of a lone number. A lone number cannot be a pager's line (that has spaces), and
+    most lines fail `_may_be_pager` by their first or last letter: few reach the regex."""
+    digits = 0
+    segment_chars, segment_links = page.segment_chars, page.segment_link_chars
+    for index in range(len(segment_chars)):
+        count = segment_chars[index]
+        if count > _LINK_ITEM_MAX or segment_links[index] * 2 < count or not count:
+            continue
+        for line in page.segment_lines[index]:
+            if line.isdigit():
+                if len(line) <= 4:
+                    digits += 1
+                    if digits >= _PAGER_NUMBERS:
+                        return True
+            elif _may_be_pager(line) and _PAGER_LINE.fullmatch(line) is not None:
+                return True
+    return False
 
 
 def page_type_features(  # noqa: PLR0917 - one argument per stage result, all required

@@ -194,9 +194,44 @@ def no_article_type(signals: PageSignals, shape: BodyShape) -> str:
 
 
 #: Dates as they appear on archive and comment lines: 2024-05-01, 1.5.2024, 2024年5月, 12:30,
-#: a year. Short lines only, so the scan is bounded.
+#: a year. Short lines only, so the scan is bounded. (The rule as written; lines are tested
+#: with `date_like`, which finds a date in the same lines.)
 _DATE_LIKE: Final = re.compile(r"\d{1,4}[-/.年]\d{1,2}|\d{1,2}:\d{2}|\b(?:19|20)\d{2}\b")
 _DIGIT: Final = re.compile(r"\d")
+#: `_DATE_LIKE` as the regex engine searches fastest, finding a date in exactly the same lines:
+#: each form cut to what makes it present (a digit, a separator, a digit: the longer runs of
+#: digits around them only widen a match) and begun with the digit every form starts with, so
+#: the engine skips from digit to digit instead of trying three alternatives at every
+#: character; a year's word boundary is read behind its first two digits, once they are 19 or
+#: 20 (`tests/test_pagetype.py` compares the two).
+_DATE_AT_DIGIT: Final = re.compile(r"\d(?:[-/.年]\d|:\d\d|9(?<=\b19)\d\d\b|0(?<=\b20)\d\d\b)")
+
+
+def has_digit(line: str) -> bool:
+    """Does `_DIGIT` find a digit in ``line``? Read code point by code point while they are
+    ASCII (compiled, no regex call: most short lines have no digit); from the first character
+    past ASCII the regex decides, as re's ``\\d`` is every Unicode decimal digit."""
+    for index in range(len(line)):
+        point = ord(line[index])
+        if point < 48:
+            continue
+        if point <= 57:
+            return True
+        if point >= 128:
+            return _DIGIT.search(line, index) is not None
+    return False
+
+
+def date_like(line: str) -> bool:
+    """Does `_DATE_LIKE` find a date in ``line``?"""
+    return has_digit(line) and dated(line)
+
+
+def dated(line: str) -> bool:
+    """`date_like` for a line known to hold a digit (`has_digit`)."""
+    return _DATE_AT_DIGIT.search(line) is not None
+
+
 SHORT_LINE: Final = 40
 _CELL_TAGS: Final = frozenset({"td", "th", "li", "dd", "dt"})
 
@@ -239,7 +274,7 @@ def body_shape(
             elif effective < SHORT_LINE:
                 short_lines += 1
                 # Every date-like form holds a digit; most short lines have none.
-                if _DIGIT.search(line) and _DATE_LIKE.search(line):
+                if date_like(line):
                     date_lines += 1
     total = sum(all_chars) or 1
     total_links = sum(all_link_chars)
@@ -301,7 +336,12 @@ def tag_ratio_agreement(page: PageSegments, segment_ids: tuple[int, ...], body_c
     previous = -1
     for index in range(count):
         owner = owners[index]
-        ratios.append(chars[index] / (2 if owner == previous else 2 + abs(owner - previous)))
+        # Two tags, plus the blocks crossed (none within one block). Compiled, `abs` of an int
+        # is a generic call on a boxed value.
+        crossed = owner - previous
+        if crossed < 0:
+            crossed = -crossed
+        ratios.append(chars[index] / (2 + crossed))
         previous = owner
     smoothed = gaussian_smooth(ratios, SMOOTHING_RADIUS)
     mean = sum(smoothed, 0.0) / count

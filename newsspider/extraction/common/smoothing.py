@@ -20,10 +20,20 @@ def gaussian_smooth(values: Sequence[float], radius: int, sigma: float = 1.0) ->
     if radius == 2:
         # The confidence's window, on every page: one pass over five shifted views.
         # An index loop: compiled, a zip of five slices is a generic iterator with a tuple per
-        # value; indexed, each value is read unboxed. Each sum is divided as it is made: no
-        # page-sized list of sums (only the ends need theirs again, `_window_sum`).
+        # value. The window slides: one value read per step, the other four carried in
+        # unboxed locals (five list reads a value cost more than the sum), each sum the same
+        # expression as `_window_sum`'s and divided as it is made: no page-sized list of sums
+        # (only the ends need theirs again, `_window_sum`).
         near, far = kernel[1], kernel[2]
-        smoothed = [_window_sum(padded, i, near, far) / full for i in range(count)]
+        smoothed = [0.0] * count
+        a, b, c, d = padded[0], padded[1], padded[2], padded[3]
+        for i in range(count):
+            e = padded[i + 4]
+            smoothed[i] = (c + near * (b + d) + far * (a + e)) / full
+            a = b
+            b = c
+            c = d
+            d = e
         for index in {*range(min(radius, count)), *range(max(0, count - radius), count)}:
             smoothed[index] = _window_sum(padded, index, near, far) / _end_weight(
                 kernel, radius, index, count
