@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from itertools import chain, islice
@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from lxml import etree
 
-from newsspider.extraction.common.caching import short_key_cache
+from newsspider.extraction.common.caching import MAX_KEY_CHARS
 from newsspider.extraction.common.urls import split_url
 from newsspider.extraction.metadata.date_parsing import (
     DATEISH_TEXT_RE,
@@ -221,10 +221,23 @@ def _structured(
                 yield parsed
 
 
-@short_key_cache(4096)
+#: `_generic_published_key`'s answers: meta names repeat from page to page, and every one of a
+#: page's is asked (a plain dict: the generic cache wrapper cost more than the lookup; with
+#: `short_key_cache`'s bounds, keys up to `MAX_KEY_CHARS` characters, cleared when full).
+_PUBLISHED_KEYS_SEEN: Final[dict[str, bool]] = {}
+_PUBLISHED_KEYS_MAX: Final = 4096
+
+
 def _generic_published_key(key: str) -> bool:
-    # Meta names repeat from page to page: the two searches are cached per name.
-    return bool(_GENERIC_PUBLISHED_KEY.search(key)) and not _MODIFIED_CUE.search(key)
+    known = _PUBLISHED_KEYS_SEEN.get(key)
+    if known is not None:
+        return known
+    known = bool(_GENERIC_PUBLISHED_KEY.search(key)) and not _MODIFIED_CUE.search(key)
+    if len(key) <= MAX_KEY_CHARS:
+        if len(_PUBLISHED_KEYS_SEEN) >= _PUBLISHED_KEYS_MAX:
+            _PUBLISHED_KEYS_SEEN.clear()
+        _PUBLISHED_KEYS_SEEN[key] = known
+    return known
 
 
 def _other_meta(meta: Mapping[str, Sequence[str]], latest: date) -> Iterator[ParsedDate]:
@@ -242,7 +255,7 @@ def _naive(p: ParsedDate) -> datetime | None:
     return datetime(p.day.year, p.day.month, p.day.day, *p.time)
 
 
-def _localise(chosen: ParsedDate, others: Sequence[ParsedDate]) -> ParsedDate:
+def _localise(chosen: ParsedDate, others: Iterable[ParsedDate]) -> ParsedDate:
     """Prefer the publisher's local time over UTC for the same instant.
 
     Many CMSs emit ``article:published_time`` in UTC while another field (sailthru.date,
@@ -316,9 +329,29 @@ def _classify(el: Any, text: str) -> int:
     return 0
 
 
+#: `_DATEISH_CLASS`'s answer per class value: the values repeat within a page and across pages
+#: (short ones only, cleared when full: no page can make it hold much).
+_DATEISH_CLASSES: Final[dict[str, bool]] = {}
+_DATEISH_CLASSES_MAX: Final = 4096
+_DATEISH_CLASS_KEY: Final = 200
+
+
+def _dateish_class(names: str) -> bool:
+    if len(names) > _DATEISH_CLASS_KEY:
+        return _DATEISH_CLASS.search(names) is not None
+    known = _DATEISH_CLASSES.get(names)
+    if known is None:
+        if len(_DATEISH_CLASSES) >= _DATEISH_CLASSES_MAX:
+            _DATEISH_CLASSES.clear()
+        known = _DATEISH_CLASSES[names] = _DATEISH_CLASS.search(names) is not None
+    return known
+
+
 def _attr_date(el: Any, latest: date) -> ParsedDate | None:
     """A machine date in the attributes of a date-ish element (``title="2020-09-20T14:20Z"``)."""
-    if el is None or not _DATEISH_CLASS.search(el.get("class") or ""):
+    # Most elements have no class (and "" holds no cue): the search only for the others.
+    names = el.get("class") if el is not None else None
+    if not names or not _dateish_class(names):
         return None
     for attr in ("datetime", "title", "data-time", "data-date", "data-timestamp", "content"):
         value = el.get(attr)
@@ -398,24 +431,32 @@ def _text_pieces(scope: Any) -> Iterator[str]:
 
 def _texts_after(headline: Any) -> Iterator[tuple[str, Any]]:
     """(text, owning element) in document order after the headline, within a budget."""
+    # Each lxml property read makes a new string: every one is read once (and a blank text
+    # tested with isspace(), which makes none).
     budget = _AFTER_BUDGET
     node = headline
     while node is not None and budget > 0 and node.tag not in ("body", "html"):
-        if node.tail and node.tail.strip():
-            yield node.tail, node.getparent()
+        tail = node.tail
+        if tail and not tail.isspace():
+            yield tail, node.getparent()
         for sibling in node.itersiblings():
             for el in sibling.iter():
                 budget -= 1
                 if budget <= 0:
                     return
-                if not isinstance(el.tag, str) or el.tag in _SKIP_TAGS:
+                tag = el.tag
+                if not isinstance(tag, str) or tag in _SKIP_TAGS:
                     continue
-                if el.text and el.text.strip():
-                    yield el.text, el
-                if el is not sibling and el.tail and el.tail.strip():
-                    yield el.tail, el.getparent()
-            if sibling.tail and sibling.tail.strip():
-                yield sibling.tail, sibling.getparent()
+                text = el.text
+                if text and not text.isspace():
+                    yield text, el
+                if el is not sibling:
+                    tail = el.tail
+                    if tail and not tail.isspace():
+                        yield tail, el.getparent()
+            tail = sibling.tail
+            if tail and not tail.isspace():
+                yield tail, sibling.getparent()
         node = node.getparent()
 
 
@@ -431,8 +472,11 @@ def _texts_before(headline: Any) -> Iterator[tuple[str, Any]]:
                 budget -= 1
                 if budget <= 0:
                     return
-                if isinstance(el.tag, str) and el.tag not in _SKIP_TAGS and el.text:
-                    yield el.text, el
+                tag = el.tag
+                if isinstance(tag, str) and tag not in _SKIP_TAGS:
+                    text = el.text
+                    if text:
+                        yield text, el
         node = node.getparent()
 
 
@@ -519,7 +563,8 @@ def find_dates(
         if published.offset == "+00:00" and published.time is not None:
             time_values = (el.get("datetime") or "" for el in times[:20])
             parsed_times = (parse_machine_date(v, latest=latest) for v in time_values if v)
-            others = [published, *published_iter, *(p for p in parsed_times if p)]
+            # Lazily: the other values are parsed only until one gives the local time.
+            others = chain((published,), published_iter, (p for p in parsed_times if p))
             published = _localise(published, others)
     if from_url is not None and (published is None or published.day != from_url.day):
         # The URL is minted at publication in the publisher's time zone; the page's value
@@ -600,7 +645,13 @@ def _from_markup(
     body = root.find("body")
     scope = body if body is not None else root
     reads = 0
-    for i, el in enumerate(islice(scope.iter(etree.Element), _BODY_ELEMENT_BUDGET)):
+    # One walk for both loops: the elements with a class are kept for the second while no
+    # date was found (the second walk of up to `_BODY_ELEMENT_BUDGET` proxies is saved).
+    elements = enumerate(islice(scope.iter(etree.Element), _BODY_ELEMENT_BUDGET))
+    classed: list[tuple[int, Any]] = []
+    for i, el in elements:
+        if not found.items and el.get("class"):
+            classed.append((i, el))
         if el.tag in _SKIP_TAGS:
             continue
         for run in (el.text, el.tail):
@@ -618,9 +669,10 @@ def _from_markup(
     if not found.items:
         # No date in any text: one in the attributes of a date-ish element
         # ("<div class="time-ago" title="2020-09-20T14:20:02Z">2 hours ago</div>").
-        for i, el in enumerate(islice(scope.iter(etree.Element), _BODY_ELEMENT_BUDGET)):
-            if el.get("class"):  # inline: most elements have none
-                found.add(_attr_date(el, latest), 1.0 - i * 0.0005, el)
+        # The elements after the first loop's last, when its reads ran out first.
+        classed.extend((i, el) for i, el in elements if el.get("class"))
+        for i, el in classed:
+            found.add(_attr_date(el, latest), 1.0 - i * 0.0005, el)
     best = found.best(confident=False)
     if best is None or (url_month and (best.day.year, best.day.month) != url_month):
         # Nothing yet, or only dates the URL's month contradicts: read the whole text.

@@ -148,7 +148,18 @@ def _is_site_name(text: str, sites: Sequence[str]) -> bool:
     return False
 
 
+# The characters a match of each separator pattern holds (every branch needs one): a title
+# with none of them is one piece, found without the regex, which tries its look-ahead at every
+# character (most headings and og:titles have no separator).
+_SEP_CHARS: Final = frozenset("|-–—»·•/~@:｜[")
+_SEP_CJK_CHARS: Final = frozenset("_-")
+
+
 def _pieces(pattern: re.Pattern[str], title: str) -> tuple[str, ...]:
+    chars = _SEP_CHARS if pattern is _SEP_RE else _SEP_CJK_CHARS if pattern is _SEP_CJK_RE else None
+    if chars is not None and chars.isdisjoint(title):
+        whole = title.strip()
+        return (whole,) if whole else ()
     return tuple(p for p in (s.strip() for s in pattern.split(title)) if p)
 
 
