@@ -389,3 +389,17 @@ def test_dateish_class_answers_as_its_search(names: str) -> None:
 
     for _ in range(2):  # computed, then cached (short values)
         assert dates._dateish_class(names) == bool(dates._DATEISH_CLASS.search(names))
+
+
+@given(st.text(alphabet="1920 0٣x\n", max_size=40), st.integers(0, 45))
+@settings(max_examples=500, deadline=None)
+def test_year_positions_as_the_year_pattern_finds_them(text: str, position: int) -> None:
+    from newsspider.extraction.metadata import dates
+
+    expected = [m.start() for m in dates._HAS_YEAR.finditer(text, position)]
+    found: list[int] = []
+    start = dates._year_at(text, position)
+    while start >= 0:
+        found.append(start)
+        start = dates._year_at(text, start + 4)
+    assert found == expected

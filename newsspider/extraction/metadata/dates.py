@@ -385,22 +385,25 @@ def _from_body_text(
         text += piece or ""
         # A year number is read once its window (40 characters after it) is all there.
         last_start = len(text) if final else len(text) - 44
-        for m in _HAS_YEAR.finditer(text, scan_from):
-            if m.start() > last_start:
+        position = scan_from
+        while True:
+            start = _year_at(text, position)
+            if start < 0 or start > last_start:
                 break
+            end = position = start + 4
             if count >= _YEAR_HITS_BUDGET:
                 return best
             count += 1
             # From the previous year on at most, so that each window reads its own date.
-            window = text[max(previous, m.start() - 40) : m.end() + 40]
-            previous = scan_from = m.end()
+            window = text[max(previous, start - 40) : end + 40]
+            previous = scan_from = end
             parsed = parse_text_date(window, latest=latest, month_first=month_first)
             if parsed is None:
                 continue
             if url_month is not None:
                 if (parsed.day.year, parsed.day.month) == url_month:
                     return parsed
-            elif _PUBLISHED_CUE.search(text[max(0, m.start() - 60) : m.start()]):
+            elif _PUBLISHED_CUE.search(text[max(0, start - 60) : start]):
                 return parsed
             if best is None:
                 best = parsed
@@ -410,6 +413,26 @@ def _from_body_text(
         keep = max(0, min(scan_from, previous) - 60)
         text, scan_from, previous = text[keep:], scan_from - keep, max(0, previous - keep)
     return best
+
+
+def _year_at(text: str, position: int) -> int:
+    """Where the next `_HAS_YEAR` match in ``text`` from ``position`` starts, or -1.
+
+    By str.find, which skips to "19" and "20" many times faster than the regex engine tests
+    each character of a page's text (tests/test_dates.py compares the two)."""
+    at_19 = text.find("19", position)
+    at_20 = text.find("20", position)
+    while at_19 >= 0 or at_20 >= 0:
+        first_19 = at_20 < 0 or 0 <= at_19 < at_20
+        start = at_19 if first_19 else at_20
+        digits = text[start + 2 : start + 4]
+        if len(digits) == 2 and digits.isdecimal():  # isdecimal(): the characters \d matches
+            return start
+        if first_19:
+            at_19 = text.find("19", start + 1)
+        else:
+            at_20 = text.find("20", start + 1)
+    return -1
 
 
 def _text_pieces(scope: Any) -> Iterator[str]:
@@ -586,6 +609,24 @@ def find_dates(
     )
 
 
+class _TextDates:
+    """Dates read from the markup's texts, at most `_MARKUP_DATE_READS` of them (a class: a
+    nested function was a closure call for each text)."""
+
+    def __init__(self, latest: date, month_first: bool) -> None:
+        self.latest = latest
+        self.month_first = month_first
+        self.reads = 0
+
+    def read(self, text: str) -> ParsedDate | None:
+        # A long text only counts with a dateline at its start ("(18.01.2018) Berlin ...").
+        text = text if len(text) <= 160 else text[:40]
+        if self.reads >= _MARKUP_DATE_READS or not DATEISH_TEXT_RE.search(text):
+            return None
+        self.reads += 1
+        return parse_text_date(text, latest=self.latest, month_first=self.month_first)
+
+
 def _from_markup(
     root: Any,
     *,
@@ -599,31 +640,21 @@ def _from_markup(
 ) -> ParsedDate | None:
     """Dates in the markup: <time>, the headline's surroundings; with `deep`, a wider scan."""
     found = _Candidates(url_month)
-    reads = 0
-
-    def read(text: str) -> ParsedDate | None:
-        nonlocal reads
-        # A long text only counts with a dateline at its start ("(18.01.2018) Berlin ...").
-        text = text if len(text) <= 160 else text[:40]
-        if reads >= _MARKUP_DATE_READS or not DATEISH_TEXT_RE.search(text):
-            return None
-        reads += 1
-        return parse_text_date(text, latest=latest, month_first=month_first)
-
+    reader = _TextDates(latest, month_first)
     for el in times[:40]:
         text = _el_text(el)
         value = el.get("datetime") or el.get("content")
         parsed = parse_machine_date(value, latest=latest) if value else None
-        shown = read(text)
+        shown = reader.read(text)
         if shown is not None and (parsed is None or shown.day != parsed.day):
             # The date the reader sees wins over a (often UTC or re-generated) attribute.
             parsed = shown
         found.add(parsed, 6.0, el, text)
     for rank, headline in enumerate(headlines[:3]):
         for i, (text, el) in enumerate(_texts_after(headline)):
-            found.add(read(text) or _attr_date(el, latest), 5.0 - rank - i * 0.05, el, text)
+            found.add(reader.read(text) or _attr_date(el, latest), 5.0 - rank - i * 0.05, el, text)
         for i, (text, el) in enumerate(_texts_before(headline)):
-            found.add(read(text) or _attr_date(el, latest), 4.0 - rank - i * 0.2, el, text)
+            found.add(reader.read(text) or _attr_date(el, latest), 4.0 - rank - i * 0.2, el, text)
     best = found.best()
     if best is not None or not deep:
         return best
@@ -644,7 +675,7 @@ def _from_markup(
     # Last resort: the first texts of the body, scored by their element's class/id cues.
     body = root.find("body")
     scope = body if body is not None else root
-    reads = 0
+    reader.reads = 0
     # One walk for both loops: the elements with a class are kept for the second while no
     # date was found (the second walk of up to `_BODY_ELEMENT_BUDGET` proxies is saved).
     elements = enumerate(islice(scope.iter(etree.Element), _BODY_ELEMENT_BUDGET))
@@ -662,9 +693,9 @@ def _from_markup(
                 and not run.isspace()
                 and DATEISH_TEXT_RE.search(run if len(run) <= 160 else run[:40])
             ):
-                found.add(read(run), 1.0 - i * 0.0005, el, run)
-                reads += 1
-        if reads >= _BODY_DATE_READS:
+                found.add(reader.read(run), 1.0 - i * 0.0005, el, run)
+                reader.reads += 1  # (a second count: `read` counted it too)
+        if reader.reads >= _BODY_DATE_READS:
             break
     if not found.items:
         # No date in any text: one in the attributes of a date-ish element
