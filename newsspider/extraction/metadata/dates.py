@@ -215,7 +215,9 @@ def _structured(
                 if parsed is not None:
                     yield parsed
     for key in meta_keys:
-        for value in meta.get(key, ()):
+        if key not in meta:  # most of the 41 names: a membership test is cheaper than get()
+            continue
+        for value in meta[key]:
             parsed = parse_machine_date(value, latest=latest)
             if parsed is not None:
                 yield parsed
