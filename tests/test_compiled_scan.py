@@ -179,3 +179,56 @@ def test_byline_candidates_alike(html: str, budget: int) -> None:
         expected = authors._byline_candidates_python(container, limit)
         found = compiled(container, limit, authors._author_class)
         assert [id(el) for el in found] == [id(el) for el in expected]
+
+
+_CRUMB_ELEMENTS = (
+    '<nav class="Breadcrumbs"><a href="/">Home</a></nav>',
+    '<ol aria-label="BREADCRUMB trail"><li>News</li></ol>',
+    '<div itemtype="https://schema.org/BreadcrumbList">x</div>',
+    '<div itemtype="https://schema.org/breadcrumblist">lower case: not one</div>',
+    '<div class="bread crumb">two words</div>',
+    '<div class="brEADcrumb&amp;x">an entity in the value</div>',
+    '<div class="breadcrumbİ">a non-ASCII letter after it</div>',
+    '<div class="breadcrumß">almost</div>',
+    '<div id="breadcrumb">an id is not a class</div>',
+    '<div class="">empty</div>',
+    "<p>plain</p>",
+    "<!-- comment -->",
+    "<?pi x?>",
+)
+
+
+@st.composite
+def _crumb_block(draw: st.DrawFn) -> str:
+    parts = ["<html><body><div>"]
+    for _ in range(draw(st.integers(0, 30))):
+        element = draw(st.sampled_from(_CRUMB_ELEMENTS))
+        parts.append(f"<div>{element}" if draw(st.booleans()) else element)
+    return "".join(parts)
+
+
+@needs_compiled
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_crumb_block(), st.integers(1, 40))
+def test_first_breadcrumb_alike(html: str, budget: int) -> None:
+    from newsspider.extraction.metadata import record_fields
+
+    body = lxml.html.fromstring(html).find("body")
+    assert body is not None
+    compiled = record_fields.FIRST_BREADCRUMB.built
+    assert compiled is not None
+    # From every node of the page (comments and processing instructions included), as the
+    # search starts from each earlier sibling of the headline's ancestors.
+    for top in body.iter():
+        for limit in (budget, 300):
+            found, seen = compiled(top, limit)
+            expected, expected_seen = record_fields._first_breadcrumb_python(top, limit)
+            assert (id(found), seen) == (id(expected), expected_seen)
+
+
+def test_only_ascii_letters_lower_to_the_letters_of_breadcrumb() -> None:
+    # What lets the compiled search skip values without "breadcrumb" in any ASCII case.
+    for code in range(0x110000):
+        char = chr(code)
+        if not char.isascii() and any(c in "breadcum" for c in char.lower()):
+            raise AssertionError(hex(code))

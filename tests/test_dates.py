@@ -308,3 +308,98 @@ def test_url_date_patterns_match_as_before(path: str) -> None:
         assert [(m.span(), m.groupdict()) for m in pattern.finditer(path)] == [
             (m.span(), m.groupdict()) for m in old.finditer(path)
         ]
+
+
+# The look-behind-first forms the text patterns had (`date_parsing`, "start with a digit").
+_LOOK_BEHIND_FIRST = (
+    (r"(?P<y>(?:19|20)(?<!\d\d\d)\d{2})", r"(?<!\d)(?P<y>(?:19|20)\d{2})"),
+    (r"(?P<a>\d(?<![\d.]\d)\d?)", r"(?<![\d.])(?P<a>\d{1,2})"),
+    (r"(?P<d>\d(?<!\d\d)\d?)", r"(?<!\d)(?P<d>\d{1,2})"),
+)
+
+
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(sorted(MONTH_BY_NAME)[::7]),
+            st.sampled_from(["5", "05", "31", "2019", "1999", "20241", "12:30", "pm", "th", "de"]),
+            st.text(alphabet=" .,:/-–年월년日 0123459", max_size=4),
+        ),
+        max_size=12,
+    )
+)
+@settings(max_examples=400, deadline=None)
+def test_text_patterns_match_as_their_look_behind_first_forms(pieces: list[str]) -> None:
+    from newsspider.extraction.metadata import date_parsing
+
+    patterns = (
+        date_parsing._ISO_RE,
+        date_parsing._KO_DOT_RE,
+        date_parsing._NUMERIC_RE,
+        date_parsing._DMY_TEXT_RE,
+    )
+    for text in ("".join(pieces), " ".join(pieces)):
+        for pattern in patterns:
+            source = pattern.pattern
+            for new, old in _LOOK_BEHIND_FIRST:
+                source = source.replace(new, old)
+            assert source != pattern.pattern
+            before = re.compile(source, pattern.flags)
+            assert [m.groupdict() | {"span": m.span()} for m in pattern.finditer(text)] == [
+                m.groupdict() | {"span": m.span()} for m in before.finditer(text)
+            ]
+
+
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(sorted(MONTH_BY_NAME)),
+            st.sampled_from(["5", "05", "31", "2019", "1999", "12:30", "st", "TH", "nd", ","]),
+            st.text(alphabet=" .,\u00a0\t\n0129", max_size=3),
+        ),
+        max_size=10,
+    ),
+    st.sampled_from([str, str.upper, str.title]),
+)
+@settings(max_examples=400, deadline=None)
+def test_month_first_dates_pass_their_gate(pieces: list[str], case: Callable[[str], str]) -> None:
+    from newsspider.extraction.metadata.date_parsing import _MDY_GATE
+
+    for text in (case("".join(pieces)), case(" ".join(pieces))):
+        if _MDY_TEXT_RE.search(text):
+            assert _MDY_GATE.search(text), text
+
+
+def test_month_first_gate_skips_day_first_texts() -> None:
+    from newsspider.extraction.metadata.date_parsing import _MDY_GATE
+
+    assert _MDY_GATE.search("March 5th, 2019") and _MDY_GATE.search("Sep 12 2020")
+    assert not _MDY_GATE.search("5 March 2019") and not _MDY_GATE.search("posted in 2019")
+    assert parse_text_date("Updated March 5th, 2019 at 10:30", latest=LATEST) == ParsedDate(
+        date(2019, 3, 5), (10, 30, 0), None, "March 5th, 2019 at 10:30"
+    )
+
+
+@pytest.mark.parametrize(
+    "names",
+    ["post-date", "Entry-TIME", "meta", "", "x" * 500 + " date", "x" * 500, "Fecha İ", "ſ data"],
+)
+def test_dateish_class_answers_as_its_search(names: str) -> None:
+    from newsspider.extraction.metadata import dates
+
+    for _ in range(2):  # computed, then cached (short values)
+        assert dates._dateish_class(names) == bool(dates._DATEISH_CLASS.search(names))
+
+
+@given(st.text(alphabet="1920 0٣x\n", max_size=40), st.integers(0, 45))
+@settings(max_examples=500, deadline=None)
+def test_year_positions_as_the_year_pattern_finds_them(text: str, position: int) -> None:
+    from newsspider.extraction.metadata import dates
+
+    expected = [m.start() for m in dates._HAS_YEAR.finditer(text, position)]
+    found: list[int] = []
+    start = dates._year_at(text, position)
+    while start >= 0:
+        found.append(start)
+        start = dates._year_at(text, start + 4)
+    assert found == expected

@@ -362,3 +362,14 @@ def test_title_separators_split_as_before(pieces: list[str]) -> None:
     before = re.compile(r"\s+(?:[|\-–—»·•/~@]|::)\s+|\s*(?:\||::|｜)\s*|\s+(?=\[[^\[\]]{1,60}\]$)")
     assert _SEP_RE.split(title) == before.split(title)
     assert _squash(title) == re.sub(r"[\s.\-]", "", title)
+
+
+@given(st.text(alphabet="ab 中-_|:｜[]»·@~/–—\t", max_size=30))
+@settings(max_examples=500, deadline=None)
+def test_title_pieces_as_the_separator_split_gives_them(title: str) -> None:
+    # `_pieces` skips the split of a title without a separator character: the same pieces.
+    from newsspider.extraction.metadata import title as module
+
+    for pattern in (module._SEP_RE, module._SEP_CJK_RE):
+        split = tuple(p for p in (s.strip() for s in pattern.split(title)) if p)
+        assert module._pieces(pattern, title) == split

@@ -1,6 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
 """The metadata's scans of the tree in C: `page_scan.scan_page`'s walk (the same tags, in the
-same order, read the same way) and `authors`' search for byline candidates.
+same order, read the same way), `authors`' search for byline candidates and `record_fields`'
+search for a breadcrumb trail.
 
 `page_scan.scan_page_python` and `authors._byline_candidates_python` are the references and
 every rule here mirrors a line there; tests/test_compiled_scan.py asserts identical results on
@@ -279,3 +280,40 @@ def byline_candidates(container, Py_ssize_t budget, author_class):
             attribute = attribute.next
         c_node = _next_element(c_node, top)
     return found
+
+
+cdef bint _says_breadcrumb(cetree._Document doc, xmlNode* c_node, const char* name) except -1:
+    """``"breadcrumb" in element.get(name).lower()`` for a class or aria-label: lxml's value
+    made only when its text may hold the word."""
+    cdef xmlAttr* attribute = _attribute(c_node, name)
+    if attribute is NULL or not _may_hold(attribute, "breadcrumb"):
+        return False
+    return "breadcrumb" in _value(doc, c_node, attribute).lower()
+
+
+def first_breadcrumb(top_element, Py_ssize_t budget):
+    """(the first element among the first `budget` of ``top_element.iter(etree.Element)`` that
+    `record_fields._is_breadcrumb` accepts, or None; how many elements were looked at), as
+    `record_fields._first_breadcrumb_python` finds it."""
+    cdef cetree._Element element = top_element
+    cdef cetree._Document doc
+    cdef xmlNode* top
+    cdef xmlNode* c_node
+    cdef xmlAttr* attribute
+    cdef Py_ssize_t seen = 0
+    if element._c_node is NULL:
+        raise ValueError("invalid element")
+    doc = element._doc
+    top = element._c_node
+    if top.type != tree.XML_ELEMENT_NODE:
+        return None, 0  # a comment or processing instruction: iter(etree.Element) yields nothing
+    c_node = top
+    while c_node is not NULL and seen < budget:
+        seen += 1
+        if _says_breadcrumb(doc, c_node, "class") or _says_breadcrumb(doc, c_node, "aria-label"):
+            return cetree.elementFactory(doc, c_node), seen
+        attribute = _attribute(c_node, "itemtype")
+        if attribute is not NULL and _value(doc, c_node, attribute).endswith("BreadcrumbList"):
+            return cetree.elementFactory(doc, c_node), seen
+        c_node = _next_element(c_node, top)
+    return None, seen

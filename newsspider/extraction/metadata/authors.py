@@ -10,7 +10,7 @@ from typing import Any, Final
 from lxml import etree
 
 from newsspider.core_loader import CompiledTwin
-from newsspider.extraction.common.caching import short_key_cache
+from newsspider.extraction.common.caching import MAX_KEY_CHARS
 from newsspider.extraction.metadata.jsonld import json_text
 from newsspider.extraction.metadata.text import MAX_FIELD_CHARS, field_text, text_pieces
 
@@ -87,11 +87,27 @@ def find_authors(
     return _byline_authors(headline) if headline is not None else ()
 
 
-@short_key_cache(2048)
+#: `_author_class`'s answers: class values repeat within a page and from page to page. A plain
+#: dict (the compiled byline search calls it for every element with a class: the generic cache
+#: wrapper cost more than the lookup), with `short_key_cache`'s bounds: keys up to
+#: `MAX_KEY_CHARS` characters, cleared when full.
+_AUTHOR_CLASSES: Final[dict[str, bool]] = {}
+_AUTHOR_CLASSES_MAX: Final = 2048
+
+
 def _author_class(value: str) -> bool:
+    known = _AUTHOR_CLASSES.get(value)
+    if known is not None:
+        return known
     if value.isascii():
-        return _AUTHOR_CLASS_ASCII_RE.search(value.lower()) is not None
-    return _AUTHOR_CLASS_RE.search(value) is not None
+        known = _AUTHOR_CLASS_ASCII_RE.search(value.lower()) is not None
+    else:
+        known = _AUTHOR_CLASS_RE.search(value) is not None
+    if len(value) <= MAX_KEY_CHARS:
+        if len(_AUTHOR_CLASSES) >= _AUTHOR_CLASSES_MAX:
+            _AUTHOR_CLASSES.clear()
+        _AUTHOR_CLASSES[value] = known
+    return known
 
 
 def _byline_candidates(container: Any) -> list[Any]:

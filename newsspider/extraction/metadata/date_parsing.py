@@ -108,8 +108,14 @@ _TIME: Final = (
     r"\s*(?P<ampm>[ap]\.?\s?m\.?)?(?!\w)"
     r"\s*(?P<tz>Z|[+-]\d{2}:?\d{2}|(?:UTC|GMT)(?:\s*[+-]\d{1,2}(?::?\d{2})?)?)?)?"
 )
+# The patterns that start with a digit start with it, and check what precedes it just after
+# (a look-behind first hides the first character from the engine, which then tries the whole
+# pattern at every position; a digit first lets it skip to the digits: a third the cost).
+# "(?<!\d)19" is "19(?<!\d\d\d)", "(?<!\d)\d" is "\d(?<!\d\d)": the same test of the
+# character before (`tests/test_dates.py` compares them with the look-behind-first forms).
 _ISO_RE: Final = re.compile(
-    r"(?<!\d)(?P<y>(?:19|20)\d{2})(?P<sep>[-/.])(?P<m>\d{1,2})(?P=sep)(?P<d>\d{1,2})(?!\d)" + _TIME
+    r"(?P<y>(?:19|20)(?<!\d\d\d)\d{2})(?P<sep>[-/.])(?P<m>\d{1,2})(?P=sep)(?P<d>\d{1,2})(?!\d)"
+    + _TIME
 )
 _CJK_RE: Final = re.compile(
     r"(?P<y>(?:19|20)\d{2})\s*[年년]\s*(?P<m>\d{1,2})\s*[月월]\s*(?P<d>\d{1,2})\s*[日일号]?"
@@ -117,14 +123,14 @@ _CJK_RE: Final = re.compile(
 )
 # Korean "2019. 9. 5." with spaces after the dots.
 _KO_DOT_RE: Final = re.compile(
-    r"(?<!\d)(?P<y>(?:19|20)\d{2})\.\s(?P<m>\d{1,2})\.\s(?P<d>\d{1,2})\.?(?!\d)" + _TIME
+    r"(?P<y>(?:19|20)(?<!\d\d\d)\d{2})\.\s(?P<m>\d{1,2})\.\s(?P<d>\d{1,2})\.?(?!\d)" + _TIME
 )
 _NUMERIC_RE: Final = re.compile(
-    r"(?<![\d.])(?P<a>\d{1,2})(?P<sep>[./-])\s?(?P<b>\d{1,2})(?P=sep)\s?(?P<y>(?:19|20)\d{2})(?!\d)"
+    r"(?P<a>\d(?<![\d.]\d)\d?)(?P<sep>[./-])\s?(?P<b>\d{1,2})(?P=sep)\s?(?P<y>(?:19|20)\d{2})(?!\d)"
     + _TIME
 )
 _DMY_TEXT_RE: Final = re.compile(
-    r"(?<!\d)(?P<d>\d{1,2})(?:\.|st|nd|rd|th|er|º|°)?\s*(?:de\s+|of\s+)?"
+    r"(?P<d>\d(?<!\d\d)\d?)(?:\.|st|nd|rd|th|er|º|°)?\s*(?:de\s+|of\s+)?"
     + _MON
     + r",?\s*(?:de\s+|del\s+)?(?P<y>(?:19|20)\d{2})(?!\d)(?:\s*(?:г\.|года|р\.|року|r\.))?"
     + _TIME,
@@ -135,6 +141,11 @@ _MDY_TEXT_RE: Final = re.compile(
     re.IGNORECASE,
 )
 _TEXT_PATTERNS: Final = (_ISO_RE, _CJK_RE, _DMY_TEXT_RE, _MDY_TEXT_RE, _KO_DOT_RE, _NUMERIC_RE)
+# What every `_MDY_TEXT_RE` match holds: its day's last digit, then a suffix, a comma or spaces
+# (not nothing: a digit may not follow the day), then the year. Ignoring case, the month names
+# are tried at every character (the costliest of the patterns, by far); this starts at a digit,
+# and most texts (a day before its month, a lone year) have none.
+_MDY_GATE: Final = re.compile(r"\d(?:(?:st|nd|rd|th),?\s*|,\s*|\s+)(?:19|20)\d\d", re.IGNORECASE)
 # "31.10.23", "8.5.12": a two-digit year. Version numbers and scores look alike, so it is read
 # only in a short text of its own (a byline field), see `_SHORT_TEXT`.
 SHORT_YEAR_RE: Final = re.compile(
@@ -333,6 +344,8 @@ def parse_text_date(text: str, *, latest: date, month_first: bool = False) -> Pa
     if not DATEISH_TEXT_RE.search(text):
         return None  # one cheap search instead of seven: most texts without a year (URLs, names)
     for pattern in _TEXT_PATTERNS:
+        if pattern is _MDY_TEXT_RE and not _MDY_GATE.search(text):
+            continue
         for m in pattern.finditer(text):
             g = m.groupdict()
             y = int(g["y"])

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from itertools import chain, islice
@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from lxml import etree
 
-from newsspider.extraction.common.caching import short_key_cache
+from newsspider.extraction.common.caching import MAX_KEY_CHARS
 from newsspider.extraction.common.urls import split_url
 from newsspider.extraction.metadata.date_parsing import (
     DATEISH_TEXT_RE,
@@ -215,16 +215,31 @@ def _structured(
                 if parsed is not None:
                     yield parsed
     for key in meta_keys:
-        for value in meta.get(key, ()):
+        if key not in meta:  # most of the 41 names: a membership test is cheaper than get()
+            continue
+        for value in meta[key]:
             parsed = parse_machine_date(value, latest=latest)
             if parsed is not None:
                 yield parsed
 
 
-@short_key_cache(4096)
+#: `_generic_published_key`'s answers: meta names repeat from page to page, and every one of a
+#: page's is asked (a plain dict: the generic cache wrapper cost more than the lookup; with
+#: `short_key_cache`'s bounds, keys up to `MAX_KEY_CHARS` characters, cleared when full).
+_PUBLISHED_KEYS_SEEN: Final[dict[str, bool]] = {}
+_PUBLISHED_KEYS_MAX: Final = 4096
+
+
 def _generic_published_key(key: str) -> bool:
-    # Meta names repeat from page to page: the two searches are cached per name.
-    return bool(_GENERIC_PUBLISHED_KEY.search(key)) and not _MODIFIED_CUE.search(key)
+    known = _PUBLISHED_KEYS_SEEN.get(key)
+    if known is not None:
+        return known
+    known = bool(_GENERIC_PUBLISHED_KEY.search(key)) and not _MODIFIED_CUE.search(key)
+    if len(key) <= MAX_KEY_CHARS:
+        if len(_PUBLISHED_KEYS_SEEN) >= _PUBLISHED_KEYS_MAX:
+            _PUBLISHED_KEYS_SEEN.clear()
+        _PUBLISHED_KEYS_SEEN[key] = known
+    return known
 
 
 def _other_meta(meta: Mapping[str, Sequence[str]], latest: date) -> Iterator[ParsedDate]:
@@ -242,7 +257,7 @@ def _naive(p: ParsedDate) -> datetime | None:
     return datetime(p.day.year, p.day.month, p.day.day, *p.time)
 
 
-def _localise(chosen: ParsedDate, others: Sequence[ParsedDate]) -> ParsedDate:
+def _localise(chosen: ParsedDate, others: Iterable[ParsedDate]) -> ParsedDate:
     """Prefer the publisher's local time over UTC for the same instant.
 
     Many CMSs emit ``article:published_time`` in UTC while another field (sailthru.date,
@@ -316,9 +331,29 @@ def _classify(el: Any, text: str) -> int:
     return 0
 
 
+#: `_DATEISH_CLASS`'s answer per class value: the values repeat within a page and across pages
+#: (short ones only, cleared when full: no page can make it hold much).
+_DATEISH_CLASSES: Final[dict[str, bool]] = {}
+_DATEISH_CLASSES_MAX: Final = 4096
+_DATEISH_CLASS_KEY: Final = 200
+
+
+def _dateish_class(names: str) -> bool:
+    if len(names) > _DATEISH_CLASS_KEY:
+        return _DATEISH_CLASS.search(names) is not None
+    known = _DATEISH_CLASSES.get(names)
+    if known is None:
+        if len(_DATEISH_CLASSES) >= _DATEISH_CLASSES_MAX:
+            _DATEISH_CLASSES.clear()
+        known = _DATEISH_CLASSES[names] = _DATEISH_CLASS.search(names) is not None
+    return known
+
+
 def _attr_date(el: Any, latest: date) -> ParsedDate | None:
     """A machine date in the attributes of a date-ish element (``title="2020-09-20T14:20Z"``)."""
-    if el is None or not _DATEISH_CLASS.search(el.get("class") or ""):
+    # Most elements have no class (and "" holds no cue): the search only for the others.
+    names = el.get("class") if el is not None else None
+    if not names or not _dateish_class(names):
         return None
     for attr in ("datetime", "title", "data-time", "data-date", "data-timestamp", "content"):
         value = el.get(attr)
@@ -352,22 +387,25 @@ def _from_body_text(
         text += piece or ""
         # A year number is read once its window (40 characters after it) is all there.
         last_start = len(text) if final else len(text) - 44
-        for m in _HAS_YEAR.finditer(text, scan_from):
-            if m.start() > last_start:
+        position = scan_from
+        while True:
+            start = _year_at(text, position)
+            if start < 0 or start > last_start:
                 break
+            end = position = start + 4
             if count >= _YEAR_HITS_BUDGET:
                 return best
             count += 1
             # From the previous year on at most, so that each window reads its own date.
-            window = text[max(previous, m.start() - 40) : m.end() + 40]
-            previous = scan_from = m.end()
+            window = text[max(previous, start - 40) : end + 40]
+            previous = scan_from = end
             parsed = parse_text_date(window, latest=latest, month_first=month_first)
             if parsed is None:
                 continue
             if url_month is not None:
                 if (parsed.day.year, parsed.day.month) == url_month:
                     return parsed
-            elif _PUBLISHED_CUE.search(text[max(0, m.start() - 60) : m.start()]):
+            elif _PUBLISHED_CUE.search(text[max(0, start - 60) : start]):
                 return parsed
             if best is None:
                 best = parsed
@@ -377,6 +415,26 @@ def _from_body_text(
         keep = max(0, min(scan_from, previous) - 60)
         text, scan_from, previous = text[keep:], scan_from - keep, max(0, previous - keep)
     return best
+
+
+def _year_at(text: str, position: int) -> int:
+    """Where the next `_HAS_YEAR` match in ``text`` from ``position`` starts, or -1.
+
+    By str.find, which skips to "19" and "20" many times faster than the regex engine tests
+    each character of a page's text (tests/test_dates.py compares the two)."""
+    at_19 = text.find("19", position)
+    at_20 = text.find("20", position)
+    while at_19 >= 0 or at_20 >= 0:
+        first_19 = at_20 < 0 or 0 <= at_19 < at_20
+        start = at_19 if first_19 else at_20
+        digits = text[start + 2 : start + 4]
+        if len(digits) == 2 and digits.isdecimal():  # isdecimal(): the characters \d matches
+            return start
+        if first_19:
+            at_19 = text.find("19", start + 1)
+        else:
+            at_20 = text.find("20", start + 1)
+    return -1
 
 
 def _text_pieces(scope: Any) -> Iterator[str]:
@@ -398,24 +456,32 @@ def _text_pieces(scope: Any) -> Iterator[str]:
 
 def _texts_after(headline: Any) -> Iterator[tuple[str, Any]]:
     """(text, owning element) in document order after the headline, within a budget."""
+    # Each lxml property read makes a new string: every one is read once (and a blank text
+    # tested with isspace(), which makes none).
     budget = _AFTER_BUDGET
     node = headline
     while node is not None and budget > 0 and node.tag not in ("body", "html"):
-        if node.tail and node.tail.strip():
-            yield node.tail, node.getparent()
+        tail = node.tail
+        if tail and not tail.isspace():
+            yield tail, node.getparent()
         for sibling in node.itersiblings():
             for el in sibling.iter():
                 budget -= 1
                 if budget <= 0:
                     return
-                if not isinstance(el.tag, str) or el.tag in _SKIP_TAGS:
+                tag = el.tag
+                if not isinstance(tag, str) or tag in _SKIP_TAGS:
                     continue
-                if el.text and el.text.strip():
-                    yield el.text, el
-                if el is not sibling and el.tail and el.tail.strip():
-                    yield el.tail, el.getparent()
-            if sibling.tail and sibling.tail.strip():
-                yield sibling.tail, sibling.getparent()
+                text = el.text
+                if text and not text.isspace():
+                    yield text, el
+                if el is not sibling:
+                    tail = el.tail
+                    if tail and not tail.isspace():
+                        yield tail, el.getparent()
+            tail = sibling.tail
+            if tail and not tail.isspace():
+                yield tail, sibling.getparent()
         node = node.getparent()
 
 
@@ -431,8 +497,11 @@ def _texts_before(headline: Any) -> Iterator[tuple[str, Any]]:
                 budget -= 1
                 if budget <= 0:
                     return
-                if isinstance(el.tag, str) and el.tag not in _SKIP_TAGS and el.text:
-                    yield el.text, el
+                tag = el.tag
+                if isinstance(tag, str) and tag not in _SKIP_TAGS:
+                    text = el.text
+                    if text:
+                        yield text, el
         node = node.getparent()
 
 
@@ -519,7 +588,8 @@ def find_dates(
         if published.offset == "+00:00" and published.time is not None:
             time_values = (el.get("datetime") or "" for el in times[:20])
             parsed_times = (parse_machine_date(v, latest=latest) for v in time_values if v)
-            others = [published, *published_iter, *(p for p in parsed_times if p)]
+            # Lazily: the other values are parsed only until one gives the local time.
+            others = chain((published,), published_iter, (p for p in parsed_times if p))
             published = _localise(published, others)
     if from_url is not None and (published is None or published.day != from_url.day):
         # The URL is minted at publication in the publisher's time zone; the page's value
@@ -541,6 +611,24 @@ def find_dates(
     )
 
 
+class _TextDates:
+    """Dates read from the markup's texts, at most `_MARKUP_DATE_READS` of them (a class: a
+    nested function was a closure call for each text)."""
+
+    def __init__(self, latest: date, month_first: bool) -> None:
+        self.latest = latest
+        self.month_first = month_first
+        self.reads = 0
+
+    def read(self, text: str) -> ParsedDate | None:
+        # A long text only counts with a dateline at its start ("(18.01.2018) Berlin ...").
+        text = text if len(text) <= 160 else text[:40]
+        if self.reads >= _MARKUP_DATE_READS or not DATEISH_TEXT_RE.search(text):
+            return None
+        self.reads += 1
+        return parse_text_date(text, latest=self.latest, month_first=self.month_first)
+
+
 def _from_markup(
     root: Any,
     *,
@@ -554,31 +642,21 @@ def _from_markup(
 ) -> ParsedDate | None:
     """Dates in the markup: <time>, the headline's surroundings; with `deep`, a wider scan."""
     found = _Candidates(url_month)
-    reads = 0
-
-    def read(text: str) -> ParsedDate | None:
-        nonlocal reads
-        # A long text only counts with a dateline at its start ("(18.01.2018) Berlin ...").
-        text = text if len(text) <= 160 else text[:40]
-        if reads >= _MARKUP_DATE_READS or not DATEISH_TEXT_RE.search(text):
-            return None
-        reads += 1
-        return parse_text_date(text, latest=latest, month_first=month_first)
-
+    reader = _TextDates(latest, month_first)
     for el in times[:40]:
         text = _el_text(el)
         value = el.get("datetime") or el.get("content")
         parsed = parse_machine_date(value, latest=latest) if value else None
-        shown = read(text)
+        shown = reader.read(text)
         if shown is not None and (parsed is None or shown.day != parsed.day):
             # The date the reader sees wins over a (often UTC or re-generated) attribute.
             parsed = shown
         found.add(parsed, 6.0, el, text)
     for rank, headline in enumerate(headlines[:3]):
         for i, (text, el) in enumerate(_texts_after(headline)):
-            found.add(read(text) or _attr_date(el, latest), 5.0 - rank - i * 0.05, el, text)
+            found.add(reader.read(text) or _attr_date(el, latest), 5.0 - rank - i * 0.05, el, text)
         for i, (text, el) in enumerate(_texts_before(headline)):
-            found.add(read(text) or _attr_date(el, latest), 4.0 - rank - i * 0.2, el, text)
+            found.add(reader.read(text) or _attr_date(el, latest), 4.0 - rank - i * 0.2, el, text)
     best = found.best()
     if best is not None or not deep:
         return best
@@ -599,8 +677,14 @@ def _from_markup(
     # Last resort: the first texts of the body, scored by their element's class/id cues.
     body = root.find("body")
     scope = body if body is not None else root
-    reads = 0
-    for i, el in enumerate(islice(scope.iter(etree.Element), _BODY_ELEMENT_BUDGET)):
+    reader.reads = 0
+    # One walk for both loops: the elements with a class are kept for the second while no
+    # date was found (the second walk of up to `_BODY_ELEMENT_BUDGET` proxies is saved).
+    elements = enumerate(islice(scope.iter(etree.Element), _BODY_ELEMENT_BUDGET))
+    classed: list[tuple[int, Any]] = []
+    for i, el in elements:
+        if not found.items and el.get("class"):
+            classed.append((i, el))
         if el.tag in _SKIP_TAGS:
             continue
         for run in (el.text, el.tail):
@@ -611,16 +695,17 @@ def _from_markup(
                 and not run.isspace()
                 and DATEISH_TEXT_RE.search(run if len(run) <= 160 else run[:40])
             ):
-                found.add(read(run), 1.0 - i * 0.0005, el, run)
-                reads += 1
-        if reads >= _BODY_DATE_READS:
+                found.add(reader.read(run), 1.0 - i * 0.0005, el, run)
+                reader.reads += 1  # (a second count: `read` counted it too)
+        if reader.reads >= _BODY_DATE_READS:
             break
     if not found.items:
         # No date in any text: one in the attributes of a date-ish element
         # ("<div class="time-ago" title="2020-09-20T14:20:02Z">2 hours ago</div>").
-        for i, el in enumerate(islice(scope.iter(etree.Element), _BODY_ELEMENT_BUDGET)):
-            if el.get("class"):  # inline: most elements have none
-                found.add(_attr_date(el, latest), 1.0 - i * 0.0005, el)
+        # The elements after the first loop's last, when its reads ran out first.
+        classed.extend((i, el) for i, el in elements if el.get("class"))
+        for i, el in classed:
+            found.add(_attr_date(el, latest), 1.0 - i * 0.0005, el)
     best = found.best(confident=False)
     if best is None or (url_month and (best.day.year, best.day.month) != url_month):
         # Nothing yet, or only dates the URL's month contradicts: read the whole text.

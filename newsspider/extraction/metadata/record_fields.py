@@ -10,12 +10,13 @@ bounded (pages can be hostile) and returns "nothing" rather than raising.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import islice
 from typing import Any, Final
 
 from lxml import etree
 
+from newsspider.core_loader import CompiledTwin
 from newsspider.extraction.common.urls import join_url, split_url
 from newsspider.extraction.metadata.authors import _byline_candidates
 from newsspider.extraction.metadata.jsonld import schema_types
@@ -144,9 +145,34 @@ def _is_breadcrumb(el: Any) -> bool:
     return kind is not None and kind.endswith("BreadcrumbList")
 
 
+# The search in C (`_page_scan_c.first_breadcrumb`), built at install time with a compiler: no
+# element proxy and three get() calls for each of up to 300 elements, a proxy only for the one
+# found (tests/test_compiled_scan.py compares it with `_first_breadcrumb_python`).
+try:
+    from newsspider.extraction.metadata import _page_scan_c
+except ImportError:  # not built: the Python search
+    _page_scan_c = None  # type: ignore[assignment]
+FIRST_BREADCRUMB: Final[CompiledTwin[Callable[[Any, int], tuple[Any | None, int]]]] = CompiledTwin(
+    _page_scan_c.first_breadcrumb if _page_scan_c is not None else None
+)
+
+
+def _first_breadcrumb_python(top: Any, budget: int) -> tuple[Any | None, int]:
+    """(the first element among the first `budget` of ``top.iter(etree.Element)`` that
+    `_is_breadcrumb` accepts, or None; how many elements were looked at): the reference of the
+    compiled search (`_page_scan_c.first_breadcrumb`)."""
+    seen = 0
+    for el in islice(top.iter(etree.Element), budget):
+        seen += 1
+        if _is_breadcrumb(el):
+            return el, seen
+    return None, seen
+
+
 def _breadcrumb_near(headline: Any) -> Any | None:
     """The breadcrumb element above the headline: in its ancestors' earlier siblings (nearest
     first), at most `_BREADCRUMB_BUDGET` elements examined."""
+    first = FIRST_BREADCRUMB.active or _first_breadcrumb_python
     budget = _BREADCRUMB_BUDGET
     node = headline
     for _ in range(_BREADCRUMB_LEVELS):
@@ -154,10 +180,10 @@ def _breadcrumb_near(headline: Any) -> Any | None:
         for _ in range(_BREADCRUMB_SIBLINGS):
             if sibling is None or budget <= 0:
                 break
-            for el in islice(sibling.iter(etree.Element), budget):
-                budget -= 1
-                if _is_breadcrumb(el):
-                    return el
+            found, seen = first(sibling, budget)
+            if found is not None:
+                return found
+            budget -= seen
             sibling = sibling.getprevious()
         node = node.getparent()
         if node is None or node.tag in ("body", "html") or budget <= 0:

@@ -9,7 +9,7 @@ from typing import Any, Final
 
 from lxml import etree
 
-from newsspider.extraction.common.caching import short_key_cache
+from newsspider.extraction.common.caching import MAX_KEY_CHARS, short_key_cache
 from newsspider.extraction.common.urls import split_url
 from newsspider.extraction.metadata.text import MAX_FIELD_CHARS, field_text
 
@@ -80,9 +80,26 @@ def _bigrams(text: str) -> frozenset[str]:
     return frozenset({text[i : i + 2] for i in range(len(text) - 1)} or {text})
 
 
-@short_key_cache(1024)
+#: `_similar`'s answers for pairs of texts up to `MAX_KEY_CHARS` long (a plain dict, cleared
+#: when full: the generic cache wrapper cost more than the lookup for its ~15 calls a page).
+_SIMILAR: Final[dict[tuple[str, str], float]] = {}
+_SIMILAR_MAX: Final = 1024
+
+
 def _similar(a: str, b: str) -> float:
     """Dice similarity of character bigrams: cheap, script-neutral, order-tolerant."""
+    if len(a) > MAX_KEY_CHARS or len(b) > MAX_KEY_CHARS:
+        return _dice(a, b)
+    key = (a, b)
+    known = _SIMILAR.get(key)
+    if known is None:
+        if len(_SIMILAR) >= _SIMILAR_MAX:
+            _SIMILAR.clear()
+        known = _SIMILAR[key] = _dice(a, b)
+    return known
+
+
+def _dice(a: str, b: str) -> float:
     na, nb = _norm(a), _norm(b)
     if not na or not nb:
         return 0.0
@@ -148,7 +165,18 @@ def _is_site_name(text: str, sites: Sequence[str]) -> bool:
     return False
 
 
+# The characters a match of each separator pattern holds (every branch needs one): a title
+# with none of them is one piece, found without the regex, which tries its look-ahead at every
+# character (most headings and og:titles have no separator).
+_SEP_CHARS: Final = frozenset("|-–—»·•/~@:｜[")
+_SEP_CJK_CHARS: Final = frozenset("_-")
+
+
 def _pieces(pattern: re.Pattern[str], title: str) -> tuple[str, ...]:
+    chars = _SEP_CHARS if pattern is _SEP_RE else _SEP_CJK_CHARS if pattern is _SEP_CJK_RE else None
+    if chars is not None and chars.isdisjoint(title):
+        whole = title.strip()
+        return (whole,) if whole else ()
     return tuple(p for p in (s.strip() for s in pattern.split(title)) if p)
 
 
@@ -468,7 +496,13 @@ def _agreement(heading: str, ref: str, site_name: str | None, url: str | None) -
     parts = _split_all(ref)
     if len(parts) > 1:
         longest = max(len(p) for p in parts)
-        match = max(parts, key=lambda p: _similar(p, heading))
+        # The first most similar part, as max() gives it (a loop: a lambda key was a closure
+        # call per part).
+        match, most = parts[0], _similar(parts[0], heading)
+        for part in parts[1:]:
+            similarity = _similar(part, heading)
+            if similarity > most:
+                match, most = part, similarity
         leading = match is parts[0] and _norm(match) == h
         if (len(match) < 0.5 * longest and not leading) or (
             match is parts[-1] and _is_bracketed(match)
