@@ -995,8 +995,7 @@ def card_features(page: PageSegments, segment_ids: tuple[int, ...]) -> list[floa
     ends = page.block_ends
     prose = page.prose
     count = min(len(parents), len(prose), len(ends))
-    links = page.subtree_totals(page.segment_link_chars)
-    headed = _headed_blocks(page)
+    links = _link_totals(page)
     groups: dict[tuple[int, str], list[int]] = {}
     for block in range(1, count):
         text = prose[block]
@@ -1012,14 +1011,19 @@ def card_features(page: PageSegments, segment_ids: tuple[int, ...]) -> list[floa
             members.append(block)
     n_groups = items = headed_items = card_chars = 0
     inside = [False] * count
+    owns: list[bool] | None = None
     for members in groups.values():
         if len(members) < _TEMPLATE_MIN:
             continue
         n_groups += 1
         items += len(members)
+        if owns is None:
+            owns = _owners(page)
         for block in members:
             card_chars += prose[block]
-            if headed[block]:
+            # A card's subtree is read once: sibling cards do not overlap, and a card holding
+            # three or more cards is three times as long, so they nest only a few deep.
+            if _holds_subheading(page, owns, block):
                 headed_items += 1
             for inner in range(block, min(ends[block], count - 1) + 1):
                 inside[inner] = True
