@@ -157,17 +157,18 @@ _BYLINE_ELEMENTS = (
 
 
 @st.composite
-def _byline_block(draw: st.DrawFn) -> str:
+def _nested_page(draw: st.DrawFn, elements: tuple[str, ...], most: int) -> str:
+    """Up to ``most`` of ``elements`` in a row, each left open inside a ``<div>`` or not."""
     parts = ["<html><body><div>"]
-    for _ in range(draw(st.integers(0, 40))):
-        element = draw(st.sampled_from(_BYLINE_ELEMENTS))
+    for _ in range(draw(st.integers(0, most))):
+        element = draw(st.sampled_from(elements))
         parts.append(f"<div>{element}" if draw(st.booleans()) else element)
     return "".join(parts)
 
 
 @needs_compiled
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(_byline_block(), st.integers(1, 60))
+@given(_nested_page(_BYLINE_ELEMENTS, 40), st.integers(1, 60))
 def test_byline_candidates_alike(html: str, budget: int) -> None:
     from newsspider.extraction.metadata import authors
 
@@ -198,18 +199,9 @@ _CRUMB_ELEMENTS = (
 )
 
 
-@st.composite
-def _crumb_block(draw: st.DrawFn) -> str:
-    parts = ["<html><body><div>"]
-    for _ in range(draw(st.integers(0, 30))):
-        element = draw(st.sampled_from(_CRUMB_ELEMENTS))
-        parts.append(f"<div>{element}" if draw(st.booleans()) else element)
-    return "".join(parts)
-
-
 @needs_compiled
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(_crumb_block(), st.integers(1, 40))
+@given(_nested_page(_CRUMB_ELEMENTS, 30), st.integers(1, 40))
 def test_first_breadcrumb_alike(html: str, budget: int) -> None:
     from newsspider.extraction.metadata import record_fields
 
