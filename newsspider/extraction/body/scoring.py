@@ -10,9 +10,12 @@ analogue of the line max-subsequence method).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Final
 
+from newsspider.core_loader import CompiledTwin
 from newsspider.extraction.page.class_words import STRONG_FURNITURE
 from newsspider.extraction.page.page_model import (
     DENSE_CHAR_EXTRA,
@@ -364,11 +367,12 @@ def choose_container(page: PageSegments) -> ContainerChoice | None:
                 value_list[index] = 0.0
     scores = page.subtree_scores(value_list)
     adjusted = list(scores)
+    declared = page.declared_bodies  # most pages declare none: no set lookup per block
     for block_id, furniture in enumerate(marks.blocks):
         if furniture:
             # A sidebar full of teasers can outscore a short article; it is never the article.
             adjusted[block_id] = min(scores[block_id], 0.0) - 1.0
-        elif block_id in page.declared_bodies and scores[block_id] > 0:
+        elif declared and block_id in declared and scores[block_id] > 0:
             adjusted[block_id] = scores[block_id] * 1.5
     weighed = _weigh_main_region(page, adjusted)
     # The first block of the highest weight, as max() with a key finds it, in a compiled loop
@@ -417,18 +421,50 @@ def best_child_run(
     maximum-subsequence idea applied to each block's children), when that run beats the best
     single subtree by `RUN_FACTOR`; else []. Furniture children are left out of the run's
     roots (they break it anyway: their score is negative). Linear: each block is one child."""
-    parents = page.block_parents
     ends = page.block_ends
     best_score = weighed[best]
     threshold = RUN_FACTOR * best_score if best_score > 0 else math.inf
     # Whether a block is a box of links (most of its subtree's text is link text) is asked
-    # only of the few blocks with a negative score: not worked out for every block.
-    subtree_chars, prose = page.subtree_totals(page.segment_chars), page.prose
+    # only of the few blocks with a negative score (`_best_run`).
+    subtree_chars = page.subtree_totals(page.segment_chars)
+    compiled = BEST_RUN.active
+    search = _best_run if compiled is None else compiled
+    found = search(
+        page, weighed, subtree_chars, furniture, threshold=threshold, best=best, share=RUN_SHARE
+    )
+    if found is None:
+        return []
+    _, first, last = found
+    run = []
+    block_id = first
+    while block_id <= last:
+        if not furniture[block_id]:
+            run.append(block_id)
+        block_id = ends[block_id] + 1
+    return run if len(run) >= 2 else []
+
+
+def _best_run(
+    page: PageSegments,
+    weighed: list[float],
+    subtree_chars: list[int],
+    furniture: list[bool],
+    *,
+    threshold: float,
+    best: int,
+    share: float,
+) -> tuple[float, int, int] | None:
+    """`best_child_run`'s search: (sum, first child, last child) of the best run of sibling
+    blocks above `threshold` that is not inside `best` and holds `share` of what its parent's
+    positive children add; None without one. (`_segments_c.best_run` is its compiled twin.)"""
+    parents, ends, prose = page.block_parents, page.block_ends, page.prose
     # Kadane per parent, all parents at once: children of a block come in document order.
     current = [0.0] * len(parents)
     start = [-1] * len(parents)
     positive = [0.0] * len(parents)  # the parent's positive children, summed
     best_run = [(0.0, -1, -1)] * len(parents)  # per parent: (sum, first child, last child)
+    # The parents with a run above the threshold (few, often none): only they are compared.
+    with_run: list[int] = []
     for block_id in range(1, len(parents)):
         parent = parents[block_id]
         if parent < 0:
@@ -454,9 +490,13 @@ def best_child_run(
             start[parent] = block_id
         current[parent] = running
         if running > threshold and running > best_run[parent][0]:
+            if best_run[parent][1] < 0:
+                with_run.append(parent)
             best_run[parent] = (running, start[parent], block_id)
     found: tuple[float, int, int] | None = None
-    for parent, run_total in enumerate(best_run):
+    # In parent order, as the first of equal runs is kept.
+    for parent in sorted(with_run):
+        run_total = best_run[parent]
         # The run is the parent's content, not one fragment of an article cut by in-text
         # boxes: it holds most of what its siblings add.
         # Runs inside the best block only trim its edges: assembly already leaves out its
@@ -465,17 +505,24 @@ def best_child_run(
         if (
             run_total[1] >= 0
             and not inside
-            and run_total[0] >= RUN_SHARE * positive[parent]
+            and run_total[0] >= share * positive[parent]
             and (found is None or run_total[0] > found[0])
         ):
             found = run_total
-    if found is None:
-        return []
-    _, first, last = found
-    run = []
-    block_id = first
-    while block_id <= last:
-        if not furniture[block_id]:
-            run.append(block_id)
-        block_id = ends[block_id] + 1
-    return run if len(run) >= 2 else []
+    return found
+
+
+# The compiled search (newsspider/extraction/page/_segments_c.pyx, beside the compiled walk),
+# built at install time when a C compiler is there; `_best_run` is the reference.
+_compiled: ModuleType | None = None
+try:
+    from newsspider.extraction.page import _segments_c
+except ImportError:  # not built (no compiler at install time): the Python search
+    pass
+else:
+    _compiled = _segments_c
+
+#: `_best_run` compiled (absent from a walk module built before it was added).
+BEST_RUN: Final[CompiledTwin[Callable[..., tuple[float, int, int] | None]]] = CompiledTwin(
+    getattr(_compiled, "best_run", None)
+)

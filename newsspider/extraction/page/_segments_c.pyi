@@ -36,7 +36,21 @@ def walk(
     root: etree._Element,
     page: PageSegments,
     captioned: list[int],
-    named: list[tuple[int, frozenset[str]]],
+    named: list[tuple[int, frozenset[str], str | None, str | None]],
 ) -> None: ...
 def count_punctuation(text: str) -> int: ...
 def count_dense_script(text: str) -> int: ...
+def subtree_totals(owners: list[int], parents: list[int], per_segment: list[int]) -> list[int]: ...
+def subtree_scores(
+    owners: list[int], parents: list[int], per_segment: list[float]
+) -> list[float]: ...
+def best_run(
+    page: PageSegments,
+    weighed: list[float],
+    subtree_chars: list[int],
+    furniture: list[bool],
+    *,
+    threshold: float,
+    best: int,
+    share: float,
+) -> tuple[float, int, int] | None: ...

@@ -21,7 +21,7 @@ from cpython.unicode cimport (
 )
 from cpython.object cimport PyObject
 from libc.stdint cimport uintptr_t
-from libc.stdlib cimport calloc, free, realloc
+from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport strcmp, strlen
 
 cimport lxml.includes.etreepublic as cetree
@@ -171,6 +171,30 @@ cdef inline bint _is_dense(Py_UCS4 c) noexcept:
 cdef inline bint _is_space(Py_UCS4 c) noexcept:
     # str.isspace() and str.split()'s whitespace; the <br> mark is not whitespace ("\x00").
     return c != BREAK and Py_UNICODE_ISSPACE(c)
+
+
+# What an ASCII character is to `flush`, from the predicates above (filled at import): a
+# table lookup instead of the whitespace test, six punctuation comparisons and the CJK test.
+cdef enum:
+    ASCII_OTHER = 0
+    ASCII_PUNCTUATION = 1  # added to the punctuation count as it is
+    ASCII_SPACE = 2
+
+cdef unsigned char _ascii_kinds[128]
+
+
+cdef void _fill_ascii_kinds() noexcept:
+    cdef Py_UCS4 c
+    for c in range(128):
+        if _is_space(c):
+            _ascii_kinds[c] = ASCII_SPACE
+        elif _is_punctuation(c):
+            _ascii_kinds[c] = ASCII_PUNCTUATION
+        else:
+            _ascii_kinds[c] = ASCII_OTHER
+
+
+_fill_ascii_kinds()
 
 
 def count_punctuation(str text):
@@ -466,6 +490,7 @@ cdef class _Walk:
         cdef Py_UCS4* text = self.text
         cdef Py_UCS4* line
         cdef bint in_word
+        cdef unsigned char kind
         self.has_text = False
         self.line_count = 0
         link_chars = self.link_nonspace + self.link_words - 1 if self.link_words else 0
@@ -502,7 +527,20 @@ cdef class _Walk:
                 end = start
                 while end < length and text[end] != BREAK:
                     code = text[end]
-                    if _is_space(code):
+                    if code < 128:
+                        # Most text: one table lookup (never CJK, never the <br> mark).
+                        kind = _ascii_kinds[code]
+                        if kind == ASCII_SPACE:
+                            in_word = False
+                        else:
+                            if not in_word and written:
+                                line[written] = 32
+                                written += 1
+                            in_word = True
+                            line[written] = code
+                            written += 1
+                            punctuation += kind
+                    elif _is_space(code):
                         in_word = False
                     else:
                         if not in_word and written:
@@ -693,7 +731,7 @@ cdef class _Walk:
         if hidden:
             signal = min(signal, _strong_furniture)
         elif words and not overlay:
-            self.named.append((block_id, words))
+            self.named.append((block_id, words, classes, ident))
         if overlay:
             signal = _overlay
         if caption or flags & CAPTION_FLAG:
@@ -863,3 +901,165 @@ def walk(root, page, list captioned, list named):
     if state.stack_length:
         state.flush(state.stack[state.stack_length - 1])
     page.linked_headings += state.linked_headings
+
+
+# Subtree sums (`page_model.PageSegments.subtree_totals` and `subtree_scores` are the Python
+# reference; tests/test_compiled_walk.py holds them equal): per block, the sum of one number
+# per segment over the segments of its subtree. The Python loops box and unbox every number.
+
+def subtree_totals(list owners, list parents, list per_segment):
+    """`PageSegments.subtree_totals` in C: the counts are a page's characters, far inside a
+    64-bit integer (an overflowing value raises OverflowError, never wraps)."""
+    cdef Py_ssize_t count = len(parents), index, block_id, owner, parent
+    cdef long long* totals
+    cdef list result
+    if len(per_segment) < len(owners):
+        raise IndexError("list index out of range")  # per_segment[index] in the Python one
+    totals = <long long*> calloc(count if count else 1, sizeof(long long))
+    if totals is NULL:
+        raise MemoryError()
+    try:
+        for index in range(len(owners)):
+            owner = <object> owners[index]
+            if owner < 0 or owner >= count:
+                raise IndexError("list index out of range")
+            totals[owner] += <long long> per_segment[index]
+        # Children have larger ids than their parents: one reverse sweep sums every subtree.
+        for block_id in range(count - 1, 0, -1):
+            parent = <object> parents[block_id]
+            if parent >= 0:
+                if parent >= count:
+                    raise IndexError("list index out of range")
+                totals[parent] += totals[block_id]
+        result = [totals[block_id] for block_id in range(count)]
+    finally:
+        free(totals)
+    return result
+
+
+def subtree_scores(list owners, list parents, list per_segment):
+    """`PageSegments.subtree_scores` in C: the same float additions in the same order, so
+    the same doubles."""
+    cdef Py_ssize_t count = len(parents), index, block_id, owner, parent
+    cdef double* totals
+    cdef list result
+    if len(per_segment) < len(owners):
+        raise IndexError("list index out of range")
+    totals = <double*> calloc(count if count else 1, sizeof(double))
+    if totals is NULL:
+        raise MemoryError()
+    try:
+        for index in range(len(owners)):
+            owner = <object> owners[index]
+            if owner < 0 or owner >= count:
+                raise IndexError("list index out of range")
+            totals[owner] = totals[owner] + <double> per_segment[index]
+        for block_id in range(count - 1, 0, -1):
+            parent = <object> parents[block_id]
+            if parent >= 0:
+                if parent >= count:
+                    raise IndexError("list index out of range")
+                totals[parent] = totals[parent] + totals[block_id]
+        result = [totals[block_id] for block_id in range(count)]
+    finally:
+        free(totals)
+    return result
+
+
+# The runs of `scoring.best_child_run` (`scoring._best_run` is the Python reference; the twin
+# test holds them equal): Kadane per parent, all parents at once, on C arrays. The same double
+# additions and comparisons in the same order, so the same run.
+
+def best_run(
+    page,
+    list weighed,
+    list subtree_chars,
+    list furniture,
+    *,
+    double threshold,
+    Py_ssize_t best,
+    double share,
+):
+    """`scoring._best_run` in C: (sum, first child, last child) of the best run, or None."""
+    cdef Py_ssize_t count, block_id, parent, best_end
+    cdef double score, running, found_sum = 0.0
+    cdef Py_ssize_t found_first = -1, found_last = -1
+    cdef bint found = False
+    cdef double* current
+    cdef double* positive
+    cdef double* run_sum
+    cdef Py_ssize_t* start
+    cdef Py_ssize_t* run_first
+    cdef Py_ssize_t* run_last
+    cdef list parents = page.block_parents, ends = page.block_ends, prose = page.prose
+    count = len(parents)
+    if (
+        len(weighed) < count or len(subtree_chars) < count or len(prose) < count
+        or len(furniture) < count
+    ):
+        raise IndexError("list index out of range")
+    best_end = <object> ends[best]
+    current = <double*> calloc(count if count else 1, sizeof(double))
+    positive = <double*> calloc(count if count else 1, sizeof(double))
+    run_sum = <double*> calloc(count if count else 1, sizeof(double))
+    start = <Py_ssize_t*> malloc((count if count else 1) * sizeof(Py_ssize_t))
+    run_first = <Py_ssize_t*> malloc((count if count else 1) * sizeof(Py_ssize_t))
+    run_last = <Py_ssize_t*> malloc((count if count else 1) * sizeof(Py_ssize_t))
+    try:
+        if (
+            current is NULL or positive is NULL or run_sum is NULL or start is NULL
+            or run_first is NULL or run_last is NULL
+        ):
+            raise MemoryError()
+        for block_id in range(count):
+            start[block_id] = -1
+            run_first[block_id] = -1
+            run_last[block_id] = -1
+        for block_id in range(1, count):
+            parent = <object> parents[block_id]
+            if parent < 0:
+                continue
+            if parent >= count:
+                raise IndexError("list index out of range")
+            score = <double> weighed[block_id]
+            if (
+                score < 0
+                and <object> subtree_chars[block_id] > 0
+                and 2 * <object> prose[block_id] < <object> subtree_chars[block_id]
+                and not <object> furniture[block_id]
+            ):
+                score = 0.0
+            if score > 0:
+                positive[parent] = positive[parent] + score
+            running = current[parent]
+            if running > 0:
+                running = running + score
+            else:
+                running = score
+                start[parent] = block_id
+            current[parent] = running
+            if running > threshold and running > run_sum[parent]:
+                run_sum[parent] = running
+                run_first[parent] = start[parent]
+                run_last[parent] = block_id
+        for parent in range(count):
+            if (
+                run_first[parent] >= 0
+                and not (best <= parent <= best_end)
+                and run_sum[parent] >= share * positive[parent]
+                and (not found or run_sum[parent] > found_sum)
+            ):
+                found = True
+                found_sum = run_sum[parent]
+                found_first = run_first[parent]
+                found_last = run_last[parent]
+    finally:
+        free(current)
+        free(positive)
+        free(run_sum)
+        free(start)
+        free(run_first)
+        free(run_last)
+    if not found:
+        return None
+    return (found_sum, found_first, found_last)

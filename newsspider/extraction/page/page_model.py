@@ -6,11 +6,14 @@ range ``[id, end]``. `newsspider.extraction.page.segments` builds it in one walk
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Final
 
 from lxml import etree
 
+from newsspider.core_loader import CompiledTwin
 from newsspider.extraction.page.class_words import OVERLAY
 
 BLOCK_TAGS: Final = frozenset(
@@ -118,21 +121,25 @@ class PageSegments:
     def linked_heading_owners(self) -> list[int]:
         """Owners of h2-h4 segments that are mostly link text (a teaser's or a post's linked
         headline), in document order; an empty segment has no link density."""
+        owners, tags = self.segment_owners, self.segment_tags
+        chars, link_chars = self.segment_chars, self.segment_link_chars
+        # An index loop: compiled, a zip is a generic iterator (about 140 instructions a
+        # segment); the tag test first, as few segments are headings. The lists are parallel.
         return [
-            owner
-            for owner, tag, chars, link_chars in zip(
-                self.segment_owners,
-                self.segment_tags,
-                self.segment_chars,
-                self.segment_link_chars,
-                strict=True,
-            )
-            if tag in TEASER_HEADINGS and chars and link_chars * 2 > chars
+            owners[index]
+            for index in range(len(owners))
+            if tags[index] in TEASER_HEADINGS
+            and chars[index]
+            and link_chars[index] * 2 > chars[index]
         ]
 
     def subtree_totals(self, per_segment: list[int]) -> list[int]:
         """Per block: the sum of ``per_segment`` (one count per segment) over the segments of
-        its subtree. `subtree_scores` is the same sum for scores."""
+        its subtree. `subtree_scores` is the same sum for scores. (The compiled sums,
+        `SUBTREE_TOTALS`, when built and not switched off.)"""
+        compiled = SUBTREE_TOTALS.active
+        if compiled is not None:
+            return compiled(self.segment_owners, self.block_parents, per_segment)
         totals = [0] * len(self.block_parents)
         owners = self.segment_owners
         # Index loops and `a[i] = a[i] + x`: compiled, a zip with strict=True is a generic
@@ -151,6 +158,9 @@ class PageSegments:
     def subtree_scores(self, per_segment: list[float]) -> list[float]:
         """`subtree_totals` for scores: written for floats, as mypyc compiles float and int
         arithmetic to different native code."""
+        compiled = SUBTREE_SCORES.active
+        if compiled is not None:
+            return compiled(self.segment_owners, self.block_parents, per_segment)
         totals = [0.0] * len(self.block_parents)
         owners = self.segment_owners
         for index in range(len(owners)):
@@ -190,3 +200,24 @@ class PageSegments:
         return (
             self.block_signals[block_id] != OVERLAY and prose >= WRAPPER_PROSE_SHARE * around_prose
         )
+
+
+# The compiled subtree sums (newsspider/extraction/page/_segments_c.pyx, beside the compiled
+# walk), built at install time when a C compiler is there; the methods above are the reference.
+_compiled_sums: ModuleType | None = None
+try:
+    from newsspider.extraction.page import _segments_c
+except ImportError:  # not built (no compiler at install time): the Python sums
+    pass
+else:
+    _compiled_sums = _segments_c
+
+#: `PageSegments.subtree_totals` compiled: (owners, parents, per_segment) -> per-block sums.
+#: (A walk module built before the sums were added has none: the Python sums then.)
+SUBTREE_TOTALS: Final[CompiledTwin[Callable[[list[int], list[int], list[int]], list[int]]]] = (
+    CompiledTwin(getattr(_compiled_sums, "subtree_totals", None))
+)
+#: `PageSegments.subtree_scores` compiled.
+SUBTREE_SCORES: Final[CompiledTwin[Callable[[list[int], list[int], list[float]], list[float]]]] = (
+    CompiledTwin(getattr(_compiled_sums, "subtree_scores", None))
+)

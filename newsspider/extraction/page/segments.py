@@ -83,6 +83,10 @@ def _tag_kind(tag: str) -> int:
 _TAG_SIGNAL: Final = dict.fromkeys(_BOILERPLATE_TAGS, STRONG_FURNITURE)
 _CLASS_OR_ID: Final = frozenset({"class", "id"})
 
+#: A block that is furniture by the words of its class and id alone (the walks' `named`): its
+#: id, those words, and its class and id values (read once, by the walk).
+Named = tuple[int, frozenset[str], str | None, str | None]
+
 
 def _attributed_block(
     page: PageSegments,
@@ -91,11 +95,12 @@ def _attributed_block(
     tag: str,
     items: list[tuple[str, str]],
     *,
-    named: list[tuple[int, frozenset[str]]],
+    named: list[Named],
 ) -> int:
     """A block's furniture signal from its tag and attributes; its caption, declared-body and
     main-region marks go to `captioned` and the page, and the block with the furniture words of
-    its class and id to `named` (when nothing but those words makes it furniture)."""
+    its class and id (and their values) to `named` (when nothing but those words makes it
+    furniture)."""
     name, value = items[0]
     attrs: dict[str, str] | None = None
     if len(items) == 1 and name in _CLASS_OR_ID:
@@ -133,7 +138,7 @@ def _attributed_block(
     if hidden:
         signal = min(signal, STRONG_FURNITURE)
     elif words and not overlay:
-        named.append((block_id, words))
+        named.append((block_id, words, classes, ident))
     if overlay:
         signal = OVERLAY
     # The block's own caption mark; inheritance is settled once sizes are known.
@@ -160,7 +165,7 @@ def segment_page_python(root: etree._Element, url: str | None = None) -> PageSeg
     """`segment_page` by the pure-Python walk: the reference, and the fallback."""
     page = PageSegments()
     captioned: list[int] = []  # blocks with their own caption mark
-    named: list[tuple[int, frozenset[str]]] = []  # blocks that are furniture by name alone
+    named: list[Named] = []  # blocks that are furniture by name alone
     _walk_python(root, page, captioned, named)
     _finish(page, captioned, named, url_section_words(url))
     return page
@@ -172,7 +177,7 @@ def segment_page_compiled(root: etree._Element, url: str | None = None) -> PageS
         raise RuntimeError(f"the compiled walk is not available: {COMPILED_ERROR}")
     page = PageSegments()
     captioned: list[int] = []
-    named: list[tuple[int, frozenset[str]]] = []
+    named: list[Named] = []
     _compiled.walk(root, page, captioned, named)
     _finish(page, captioned, named, url_section_words(url))
     return page
@@ -201,7 +206,7 @@ def _walk_python(
     root: etree._Element,
     page: PageSegments,
     captioned: list[int],
-    named: list[tuple[int, frozenset[str]]],
+    named: list[Named],
 ) -> None:
     """Walk the tree once (iteratively): blocks and segments into `page`, the blocks with their
     own caption mark into `captioned`, those that are furniture by name alone into `named`.
@@ -373,7 +378,7 @@ def _walk_python(
 def _finish(
     page: PageSegments,
     captioned: list[int],
-    named: list[tuple[int, frozenset[str]]],
+    named: list[Named],
     section_words: frozenset[str] = frozenset(),
 ) -> None:
     """What follows either walk: blocks left open end with the page, prose totals, captions,
@@ -418,7 +423,7 @@ LAYOUT_WORD_PROSE_SHARE: Final = 0.5
 
 def _settle_layout_words(
     page: PageSegments,
-    named: list[tuple[int, frozenset[str]]],
+    named: list[Named],
     section_words: frozenset[str] = frozenset(),
 ) -> None:
     """Page builders and component libraries name every block with a furniture word
@@ -432,7 +437,7 @@ def _settle_layout_words(
     block: the page says it is one of those, and the block holds most of its prose."""
     candidates = LAYOUT_CANDIDATES | section_words
     blocks: dict[str, list[int]] = {}
-    for block_id, words in named:
+    for block_id, words, _, _ in named:
         if words.isdisjoint(candidates):  # most blocks: no set built for them
             continue
         for word in words & candidates:
@@ -459,22 +464,24 @@ def _hold_most_prose(page: PageSegments, block_ids: list[int]) -> bool:
     return covered >= threshold > 0
 
 
-def _judge_without(
-    page: PageSegments, named: list[tuple[int, frozenset[str]]], ignored: frozenset[str]
-) -> None:
+def _judge_without(page: PageSegments, named: list[Named], ignored: frozenset[str]) -> None:
     """Judge every block that `ignored` words name without them (they are this page's
     layout), in place."""
     if not ignored:
         return
-    for block_id, words in named:
+    # Page builders repeat one class value on every block they make ("elementor-widget
+    # elementor-widget-text-editor"): each (class, id) pair is worked out once.
+    signals: dict[tuple[str | None, str | None], int] = {}
+    for block_id, words, classes, ident in named:
         if not words.isdisjoint(ignored):
-            element = page.block_elements[block_id]
-            page.block_signals[block_id] = signal_without(
-                element.get("class"), element.get("id"), ignored
-            )
+            key = (classes, ident)
+            signal = signals.get(key)
+            if signal is None:
+                signal = signals[key] = signal_without(classes, ident, ignored)
+            page.block_signals[block_id] = signal
 
 
-def _free_headline_words(page: PageSegments, named: list[tuple[int, frozenset[str]]]) -> None:
+def _free_headline_words(page: PageSegments, named: list[Named]) -> None:
     """The page's one headline (its only ``<h1>``, not a link: a logo's h1 links home) sits
     in no sidebar, footer or menu: region words (`REGION_TOKENS`) on the blocks around it
     describe this page's layout ("sidebar-first-only" on every column of a Drupal theme) when
@@ -498,7 +505,7 @@ def _free_headline_words(page: PageSegments, named: list[tuple[int, frozenset[st
     parents = page.block_parents
     ancestors = page.ancestors(headline)
     # The named blocks among them (a dict of every named block cost more than this scan).
-    words_of = {block_id: words for block_id, words in named if block_id in ancestors}
+    words_of = {block_id: words for block_id, words, _, _ in named if block_id in ancestors}
     layout: set[str] = set()
     block = parents[headline]
     while block >= 0:
@@ -511,7 +518,7 @@ def _free_headline_words(page: PageSegments, named: list[tuple[int, frozenset[st
     held = {
         word
         for word in layout
-        if _hold_most_prose(page, [block_id for block_id, words in named if word in words])
+        if _hold_most_prose(page, [block_id for block_id, words, _, _ in named if word in words])
     }
     _judge_without(page, named, frozenset(held))
 
@@ -523,15 +530,15 @@ LABEL_WORDS: Final = frozenset({"more"})
 LABEL_MAX_PROSE: Final = 100
 
 
-def _free_label_words(page: PageSegments, named: list[tuple[int, frozenset[str]]]) -> None:
+def _free_label_words(page: PageSegments, named: list[Named]) -> None:
     """A block that only a label word makes furniture, holding the prose of a paragraph or
     more, is a section of the text named by what it adds: it is judged without the word."""
     prose = page.prose
-    for block_id, words in named:
+    for block_id, words, classes, ident in named:
         if words <= LABEL_WORDS and prose[block_id] >= LABEL_MAX_PROSE:
             element = page.block_elements[block_id]
             if element.get(FORM_BOX_ATTRIBUTE) is None:  # a sign-up box stays one
-                signal = signal_without(element.get("class"), element.get("id"), LABEL_WORDS)
+                signal = signal_without(classes, ident, LABEL_WORDS)
                 page.block_signals[block_id] = signal
 
 
@@ -581,14 +588,14 @@ def _anchor_of(ident: str, text: str) -> bool:
     return False
 
 
-def _ignore_heading_anchors(page: PageSegments, named: list[tuple[int, frozenset[str]]]) -> None:
+def _ignore_heading_anchors(page: PageSegments, named: list[Named]) -> None:
     """An id made from a heading's own text ("social-media-marketing" on "Social Media
     Marketing", "h-how-to-share" on a section opened by "How to share") is an anchor for
     links to that part of the text, not a name for page furniture."""
     candidates = [
-        block_id
-        for block_id, _ in named
-        if page.block_signals[block_id] < 0 and _long_id(page.block_elements[block_id].get("id"))
+        (block_id, classes, ident)
+        for block_id, _, classes, ident in named
+        if page.block_signals[block_id] < 0 and _long_id(ident)
     ]
     if not candidates:
         return
@@ -597,7 +604,7 @@ def _ignore_heading_anchors(page: PageSegments, named: list[tuple[int, frozenset
         if first[owner] < 0:
             first[owner] = index
     ends = page.block_ends
-    for block_id in candidates:
+    for block_id, classes, ident in candidates:
         lines = [
             first[inner]
             for inner in range(block_id, min(ends[block_id], block_id + _FIRST_LINE_REACH) + 1)
@@ -605,10 +612,9 @@ def _ignore_heading_anchors(page: PageSegments, named: list[tuple[int, frozenset
         ]
         if not lines:
             continue
-        element = page.block_elements[block_id]
         text = _squashed(" ".join(page.segment_lines[min(lines)]))
-        if _anchor_of(element.get("id") or "", text):
-            page.block_signals[block_id] = signal_without(element.get("class"), None, frozenset())
+        if _anchor_of(ident or "", text):
+            page.block_signals[block_id] = signal_without(classes, None, frozenset())
 
 
 #: A caption is a line or two under a picture. A "caption" or "credit" word on a block with
