@@ -15,6 +15,7 @@ CYTHON = {
     "metadata._page_scan_c": True,
     "metadata._language_c": False,
     "classify._grams_c": False,
+    "classify._page_features_c": True,
     "body._article_html_c": True,
 }
 
