@@ -323,9 +323,11 @@ class _Extraction:
         shape = self.shape = body_shape(
             page, selection.segment_ids, selection.container, self.furniture
         )
-        first_h1 = next(
-            (page.segment(i).text for i, tag in enumerate(page.segment_tags) if tag == "h1"), None
-        )
+        # The first h1 segment's text: `list.index` scans the tags in C (a generator over
+        # them compared each tag in compiled code).
+        first_h1: str | None = None
+        if "h1" in page.segment_tags:
+            first_h1 = page.segment(page.segment_tags.index("h1")).text
         signals = self.signals = page_signals(self.title_text, self.password_fields, page, first_h1)
         page_type = self.page_type = classify_page(signals, shape, metadata.is_article_hint)
         agreement = self.agreement = structured_agreement(text, metadata.article_body)

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
 from lxml import etree
 
+from newsspider.core_loader import CompiledTwin
 from newsspider.extraction.classify.confidence import PageEvidence
 from newsspider.extraction.classify.pagetype import BodyShape, dated, has_digit
 from newsspider.extraction.common.url_shape import (
@@ -676,7 +678,39 @@ def _word_not_digit(line: str, index: int) -> bool:
     return char.isalnum() and not char.isdigit()
 
 
-def _template_features(page: PageSegments, shape: BodyShape, url: str | None) -> list[float]:
+# A block's first link read in C (`_page_features_c.first_href`), built at install time with a
+# compiler: the same value as `_first_href_python`, without an iterator and an element proxy per
+# teaser.
+try:
+    from newsspider.extraction.classify import _page_features_c
+except ImportError:  # not built: the Python code
+    _page_features_c = None  # type: ignore[assignment]
+FIRST_HREF: Final[CompiledTwin[Callable[[etree._Element], str | None]]] = CompiledTwin(
+    _page_features_c.first_href if _page_features_c is not None else None
+)
+
+
+def _first_href(element: etree._Element) -> str | None:
+    """The ``href`` of the first ``a`` at or below ``element`` (None: no link, or no href)."""
+    compiled = FIRST_HREF.active
+    if compiled is not None:
+        return compiled(element)
+    return _first_href_python(element)
+
+
+def _first_href_python(element: etree._Element) -> str | None:
+    for anchor in element.iter("a"):
+        return anchor.get("href")
+    return None
+
+
+def _template_features(
+    page: PageSegments,
+    shape: BodyShape,
+    url: str | None,
+    links: list[int] | None = None,
+    owners: list[bool] | None = None,
+) -> list[float]:
     """Repeated templates: sibling blocks of one tag, each small and partly linked, the mark of
     teaser lists (listings) and of menus and tables of contents (link lists). Linear in the
     page's blocks: the subtree link sums (`_link_totals`), one sweep over the blocks, and the
@@ -687,12 +721,16 @@ def _template_features(page: PageSegments, shape: BodyShape, url: str | None) ->
     Compiled, a group is named by its first item (a block id) and its counts are lists by
     block id, made once per page; it is found from its parent's first group along a chain of
     the parent's groups (one tag each). (A dict keyed by (parent, tag) tuples, with a list of
-    counts per group, built a tuple per lookup and a generic object addition per count.)"""
+    counts per group, built a tuple per lookup and a generic object addition per count.)
+
+    ``links`` and ``owners``: `_link_totals` and `_owners` of the page when the caller has them
+    (`page_type_features` computes them once for this and `card_features`)."""
     parents = page.block_parents
     tags = page.block_tags
     elements = page.block_elements
     prose = page.prose
-    links = _link_totals(page)
+    if links is None:
+        links = _link_totals(page)
     size = len(parents)
     blocks = min(size, len(elements))
     # Per parent id + 1 (a parentless block's parent is -1): its first group, or -1.
@@ -763,19 +801,17 @@ def _template_features(page: PageSegments, shape: BodyShape, url: str | None) ->
     urls: set[str] = set()
     if n_groups:
         host = _host(url)
-        owns = _owners(page)
+        owns = owners if owners is not None else _owners(page)
         for index in range(len(teaser_blocks)):
             if group_teasers[teaser_groups[index]] < _TEMPLATE_MIN:
                 continue
             block = teaser_blocks[index]
             if _holds_subheading(page, owns, block):
                 headed_items += 1
-            for anchor in elements[block].iter("a"):
-                href = (anchor.get("href") or "")[:300]
-                if href and _same_site(href, host):
-                    cut = href.find("#")
-                    urls.add(href if cut < 0 else href[:cut])
-                break
+            href = (_first_href(elements[block]) or "")[:300]
+            if href and _same_site(href, host):
+                cut = href.find("#")
+                urls.add(href if cut < 0 else href[:cut])
     share = 1.0 / total if total else 0.0
     body_prose = shape.body_share * (prose[0] if prose else 0)
     return [
@@ -829,6 +865,10 @@ def page_type_features(  # noqa: PLR0917 - one argument per stage result, all re
     """The features named in `FEATURE_NAMES`, in that order (``segment_ids`` and
     ``container``: the chosen body's, read by `profile_features`)."""
     structure, prices = _structure_features(page)
+    # The subtree link sums and the blocks owning segments, once for both template readings
+    # (each computed them: two page-sized passes more).
+    links = _link_totals(page)
+    owners = _owners(page)
     return (
         *_url_features(url),
         *_declared_features(metadata),
@@ -855,16 +895,63 @@ def page_type_features(  # noqa: PLR0917 - one argument per stage result, all re
         -1.0 if evidence.title_agreement is None else _signed(evidence.title_agreement),
         _signed(evidence.description_agreement),
         _log(thread_posts),
-        *_template_features(page, shape, url),
+        *_template_features(page, shape, url, links, owners),
         *profile_features(url, metadata.title, page, segment_ids, container),
-        *card_features(page, segment_ids),
+        *card_features(page, segment_ids, links, owners),
     )
+
+
+# The container's counts read in C (`_page_features_c.container_counts`): the same four counts
+# as `_container_counts_python`, without an element proxy and its tag per element.
+CONTAINER_COUNTS: Final[CompiledTwin[Callable[[etree._Element], tuple[int, int, int, int]]]] = (
+    CompiledTwin(_page_features_c.container_counts if _page_features_c is not None else None)
+)
+
+
+def _container_counts(element: etree._Element) -> tuple[int, int, int, int]:
+    """(links, images, code and kbd elements, definition terms) at or below ``element``."""
+    compiled = CONTAINER_COUNTS.active
+    if compiled is not None:
+        return compiled(element)
+    return _container_counts_python(element)
+
+
+def _container_counts_python(element: etree._Element) -> tuple[int, int, int, int]:
+    anchors = images = code = terms = 0
+    for el in element.iter("a", "img", "code", "kbd", "dt"):
+        tag = el.tag
+        if tag == "a":
+            anchors += 1
+        elif tag == "img":
+            images += 1
+        elif tag == "dt":
+            terms += 1
+        else:
+            code += 1
+    return anchors, images, code, terms
 
 
 #: A paragraph of running prose: a segment of at least this many characters.
 _LONG_PARAGRAPH: Final = 200
 _WORD: Final = re.compile(r"\w+")
 _SENTENCE_ENDS: Final = (".", "!", "?", "。", "！", "？", ".\u201d", ".\u2019", '."')
+
+
+def _ends_sentence(line: str) -> bool:
+    """``line.endswith(_SENTENCE_ENDS)`` read from its last two characters (compiled, the
+    tuple argument was built again on every call)."""
+    if not line:
+        return False
+    last = line[-1]
+    if last in _SENTENCE_LAST:
+        return True
+    return last in _QUOTE_LAST and len(line) >= 2 and line[-2] == "."
+
+
+#: `_SENTENCE_ENDS` by their last character: the one-character ends, and the closing quotes
+#: that end one after a full stop.
+_SENTENCE_LAST: Final = frozenset(".!?。！？")
+_QUOTE_LAST: Final = frozenset('\u201d\u2019"')
 
 
 def _words(text: str) -> list[str]:
@@ -905,7 +992,7 @@ def profile_features(
             long_chars += count
         for line in lines_of[index]:
             lines += 1
-            if line.endswith(_SENTENCE_ENDS):
+            if _ends_sentence(line):
                 sentence_lines += 1
     share = 1.0 / total if total else 0.0
     parents = page.block_parents
@@ -930,16 +1017,7 @@ def profile_features(
                 has_main = 1
                 main_share = max(main_share, min(1.0, total / (prose[region] + 1)))
         if container < len(page.block_elements):
-            for el in page.block_elements[container].iter("a", "img", "code", "kbd", "dt"):
-                tag = el.tag
-                if tag == "a":
-                    anchors += 1
-                elif tag == "img":
-                    images += 1
-                elif tag == "dt":
-                    terms += 1
-                else:
-                    code += 1
+            anchors, images, code, terms = _container_counts(page.block_elements[container])
     title_words = _words(title or "")
     dense = sum(1 for ch in (title or "")[:300] if ch >= "\u3040")
     slug_share = 0.0
@@ -986,16 +1064,23 @@ _CARD_LINK_SHARE: Final = 0.2
 _NOT_CARDS: Final = _NOT_ITEMS | {"li", "td", "th", "tr", "tbody", "table", "ul", "ol", "dl"}
 
 
-def card_features(page: PageSegments, segment_ids: tuple[int, ...]) -> list[float]:
+def card_features(
+    page: PageSegments,
+    segment_ids: tuple[int, ...],
+    links: list[int] | None = None,
+    owners: list[bool] | None = None,
+) -> list[float]:
     """Card grids (`CARD_NAMES`): groups of three or more sibling boxes of one tag, each of
     short text with few links, how many of them hold a subheading, their share of the page's
-    text and the share of the body inside them. Linear in the page's blocks and segments."""
+    text and the share of the body inside them. Linear in the page's blocks and segments.
+    ``links`` and ``owners`` as for `_template_features`."""
     parents = page.block_parents
     tags = page.block_tags
     ends = page.block_ends
     prose = page.prose
     count = min(len(parents), len(prose), len(ends))
-    links = _link_totals(page)
+    if links is None:
+        links = _link_totals(page)
     groups: dict[tuple[int, str], list[int]] = {}
     for block in range(1, count):
         text = prose[block]
@@ -1011,7 +1096,7 @@ def card_features(page: PageSegments, segment_ids: tuple[int, ...]) -> list[floa
             members.append(block)
     n_groups = items = headed_items = card_chars = 0
     inside = [False] * count
-    owns: list[bool] | None = None
+    owns = owners
     for members in groups.values():
         if len(members) < _TEMPLATE_MIN:
             continue
@@ -1028,12 +1113,12 @@ def card_features(page: PageSegments, segment_ids: tuple[int, ...]) -> list[floa
             for inner in range(block, min(ends[block], count - 1) + 1):
                 inside[inner] = True
     total = prose[0] if prose else 0
-    owners = page.segment_owners
+    segment_owners = page.segment_owners
     chars = page.segment_chars
     body = in_cards = 0
     for index in segment_ids:
         body += chars[index]
-        owner = owners[index]
+        owner = segment_owners[index]
         if 0 <= owner < count and inside[owner]:
             in_cards += chars[index]
     return [

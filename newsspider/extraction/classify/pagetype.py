@@ -255,11 +255,18 @@ def body_shape(
     punctuation = 0
     lines = short_lines = date_lines = 0
     cell_chars = boxed_chars = 0
+    # The body's prose and subheadings summed in the same loop (a generator each cost a
+    # generic object per segment).
+    body_prose = headings = 0
     for index in segment_ids:
         weight = all_chars[index] + DENSE_CHAR_EXTRA * dense_chars[index]
         chars += weight
         punctuation += page.segment_punctuation[index]
-        if tags[index] in _CELL_TAGS:
+        body_prose += all_chars[index] - all_link_chars[index]
+        tag = tags[index]
+        if tag in SUBHEADING_TAGS:
+            headings += 1
+        if tag in _CELL_TAGS:
             cell_chars += weight
         if boilerplate and boilerplate[index]:
             boxed_chars += weight
@@ -279,7 +286,6 @@ def body_shape(
     total = sum(all_chars) or 1
     total_links = sum(all_link_chars)
     prose_total = page.prose[0] if page.prose else 0
-    body_prose = sum(all_chars[i] - all_link_chars[i] for i in segment_ids)
     end = page.block_ends[container]
     # One index loop for both sums: no page-sized list of the container's segment ids.
     owners = page.segment_owners
@@ -292,7 +298,6 @@ def body_shape(
     inside_chars = inside_chars or 1
     # Segment ids count in document order: the span's missing ids are the skipped pieces.
     skipped = max(segment_ids) - min(segment_ids) + 1 - len(segment_ids) if segment_ids else 0
-    headings = sum(1 for i in segment_ids if tags[i] in SUBHEADING_TAGS)
     return BodyShape(
         chars=chars,
         paragraphs=paragraphs,

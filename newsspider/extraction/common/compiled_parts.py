@@ -13,7 +13,9 @@ CYTHON = {
     "page._segments_c": True,
     "page._class_words_c": False,
     "metadata._page_scan_c": True,
+    "metadata._language_c": False,
     "classify._grams_c": False,
+    "classify._page_features_c": True,
     "body._article_html_c": True,
 }
 

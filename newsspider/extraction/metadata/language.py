@@ -33,6 +33,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
+from newsspider.core_loader import CompiledTwin
 from newsspider.extraction.metadata.language_id import Identifier
 
 __all__ = ["SAMPLE_CHARS", "identify_language", "page_language", "script_language"]
@@ -175,9 +176,26 @@ def _script_index(code: int) -> int:
     return low - 1
 
 
+# The script test in C (`_language_c.ScriptReader`), built at install time with a compiler: the
+# same answer as the Python code below from one pass over the code points (no regex, no
+# Counter; a tenth of its instructions or less).
+try:
+    from newsspider.extraction.metadata import _language_c
+except ImportError:  # not built: the Python code
+    _language_c = None  # type: ignore[assignment]
+SCRIPT_READER: Final[CompiledTwin[Callable[[str], str | None]]] = CompiledTwin(
+    _language_c.ScriptReader(_DECISIVE_SCRIPTS, MIN_LETTERS // 2).language
+    if _language_c is not None
+    else None
+)
+
+
 def script_language(sample: str) -> str | None:
     """The language the sample's script names, when most of its letters are in one decisive
     script (Kana among Han: Japanese; Hangul: Korean); None for Latin, Cyrillic, Arabic, ..."""
+    compiled = SCRIPT_READER.active
+    if compiled is not None:
+        return compiled(sample)
     if sample.isascii():
         return None
     # At most as many decisive characters as UTF-8 lead bytes of their blocks: under the count

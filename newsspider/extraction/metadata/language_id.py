@@ -28,7 +28,20 @@ from typing import Any, Final
 
 import numpy as np
 
-__all__ = ["Identifier"]
+from newsspider.core_loader import CompiledTwin
+
+__all__ = ["FEATURE_COUNTS", "Identifier"]
+
+# The walk and its counts in C (`_language_c.FeatureCounts`), built at install time with a
+# compiler: the same sorted features and counts as `_features` and ``numpy.unique``, without a
+# Python int per byte or numpy's Python code (two thirds of an identification's instructions).
+try:
+    from newsspider.extraction.metadata import _language_c
+except ImportError:  # not built: the Python code
+    _language_c = None  # type: ignore[assignment]
+FEATURE_COUNTS: Final[CompiledTwin[type[_language_c.FeatureCounts]]] = CompiledTwin(
+    _language_c.FeatureCounts if _language_c is not None else None
+)
 
 #: Texts the fast path is checked on against the library's own ranking when the model loads.
 _CHECK_TEXTS: Final = (
@@ -79,6 +92,16 @@ class Identifier:
         self.labels: list[str] = list(model.nb_classes)
         # Every value's sign bit set (`_widen`).
         self.all_negative = bool(int(self.table.min()) >= 0x8000) if self.table.size else False
+        # The same automaton as typed arrays for the compiled walk, when it is built.
+        self.compiled: Any = None
+        if FEATURE_COUNTS.built is not None:
+            self.compiled = FEATURE_COUNTS.built(
+                np.frombuffer(self.next_moves, dtype=np.uint32)
+                if getattr(self.next_moves, "itemsize", 0) == 4
+                else np.asarray(self.next_moves, dtype=np.uint32),
+                np.asarray(self.row_starts, dtype=np.int64),
+                np.asarray(self.outputs, dtype=np.int32),
+            )
 
     def probabilities(self, text: str) -> Any:
         """Each of the model's classes' probability for ``text`` (None without features)."""
@@ -87,10 +110,10 @@ class Identifier:
         data = unicodedata.normalize("NFC", text).encode("utf-8", "surrogatepass")
         if not data:
             return None
-        features = self._features(data)
-        if not features:
+        found = self._counts(data)
+        if found is None:
             return None
-        index, counts = np.unique(np.array(features, dtype=np.int64), return_counts=True)
+        index, counts = found
         # take(axis=0) copies whole rows: a fifth of the instructions of table[index].
         rows = np.take(self.table, index, axis=0)
         scores = np.log1p(counts.astype(np.float32)) @ self._widen(rows)
@@ -99,6 +122,19 @@ class Identifier:
         np.exp(scores - scores.max(), out=scores)
         scores /= scores.sum()
         return scores
+
+    def _counts(self, data: bytes) -> tuple[Any, Any] | None:
+        """The distinct features the walk over ``data`` visits, ascending, and how often each
+        (int64 arrays, as ``numpy.unique`` gives them); None when it visits none."""
+        if FEATURE_COUNTS.active is not None and self.compiled is not None:
+            found = self.compiled.counts(data)
+            if found is None:
+                return None
+            return np.frombuffer(found[0], dtype=np.int64), np.frombuffer(found[1], dtype=np.int64)
+        features = self._features(data)
+        if not features:
+            return None
+        return np.unique(np.array(features, dtype=np.int64), return_counts=True)
 
     def _features(self, data: bytes) -> list[int]:
         """The features of the states the walk over ``data`` visits, one per visit (the

@@ -1,0 +1,6 @@
+"""Type stub of the page classifier's compiled reads of the tree (`_page_features_c.pyx`)."""
+
+from lxml import etree
+
+def first_href(element: etree._Element) -> str | None: ...
+def container_counts(element: etree._Element) -> tuple[int, int, int, int]: ...
