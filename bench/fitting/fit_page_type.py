@@ -42,6 +42,7 @@ from urllib.parse import urlsplit
 from bench.corpus import available_corpora, corpora_root, load_corpus
 from bench.filter.middleware_eval import _corpus_non_article, _url, structural
 from bench.filter.negative_pages import generate
+from bench.fitting.listing_features import LISTING_NAMES, listing_features
 from newsspider.extraction.api import extract
 from newsspider.extraction.classify.page_classifier import (
     INTERNAL_CLASSES,
@@ -123,13 +124,23 @@ def registered_domain(url: str) -> str:
     return ".".join(labels[-2:])
 
 
+#: Append `listing_features.listing_features` to every row (``--listing``; issue 32's fourth
+#: round tried them, not shipped).
+LISTING = [False]
+
+
 def _features(body: bytes, url: str, content_type: str = "text/html") -> list[float] | None:
     record = StageRecord()
     article = extract(body, url, record=record)
     if record.type_features is None or article.page_type in RULE_TYPES:
         return None
     _PACKAGE_THREAD[0] = record.package_thread
-    return list(record.type_features)
+    features = list(record.type_features)
+    # The body `page_type_features` read: the article's selection (before a page-content body).
+    selection = record.article_selection or record.selection
+    if LISTING[0] and record.page is not None and selection is not None:
+        features += listing_features(record.page, selection.segment_ids, selection.container)
+    return features
 
 
 #: Whether the last page `_features` read is a package's thread (read by `collect`).
@@ -215,9 +226,10 @@ def collect(root: Path) -> list[Row]:
 # --- fitting ----------------------------------------------------------------------------------
 
 
-#: The learner: "linear" (the logistic model, shipped) or "trees" (gradient-boosted trees,
+#: The learner: "linear" (the logistic model, shipped), "trees" (gradient-boosted trees,
 #: `--learner trees`: better ranked, worse at the article floor the crawl needs, and costlier:
-#: docs/page-type.md).
+#: docs/page-type.md) or "blend" (the mean of both models' probabilities, judged held out
+#: only: issue 32's fourth round, not shipped, so not written).
 LEARNER = ["linear"]
 #: Boosting: stages, depth, learning rate, row subsample.
 TREES = {"n_estimators": 150, "max_depth": 3, "learning_rate": 0.1, "subsample": 0.8}
@@ -242,6 +254,15 @@ def _row_weight(row: Row) -> float:
 
 
 def _fit(rows: list[Row]) -> Any:
+    if LEARNER[0] == "blend":
+        parts = []
+        for learner in ("linear", "trees"):
+            LEARNER[0] = learner
+            try:
+                parts.append(_fit(rows))
+            finally:
+                LEARNER[0] = "blend"
+        return tuple(parts)
     from sklearn.utils.class_weight import compute_sample_weight
 
     model = _model()
@@ -262,6 +283,12 @@ def _fit(rows: list[Row]) -> Any:
 
 
 def _proba(model: Any, rows: list[Row]) -> list[dict[str, float]]:
+    if isinstance(model, tuple):  # a blend: the mean of its parts' probabilities
+        parts = [_proba(part, rows) for part in model]
+        return [
+            {t: sum(p[t] for p in row) / len(row) for t in LEARNED_TYPES}
+            for row in zip(*parts, strict=True)
+        ]
     classes = list(model.classes_)
     out = []
     for probs in model.predict_proba([r.features for r in rows]):
@@ -571,6 +598,8 @@ def export_trees(model: Any, rows: list[Row] | None, floor: float) -> dict[str, 
 
 
 def write_model(rows: list[Row], path: Path, floor: float) -> None:
+    if LEARNER[0] == "blend":
+        raise SystemExit("a blend is judged held out only: the model file holds one model")
     model = _fit(rows)
     if LEARNER[0] == "trees":
         stored = export_trees(model, rows, floor)
@@ -659,7 +688,10 @@ def main(argv: list[str] | None = None) -> int:
         ),
     )
     parser.add_argument(
-        "--learner", choices=("linear", "trees"), default="linear", help="the model to fit"
+        "--learner",
+        choices=("linear", "trees", "blend"),
+        default="linear",
+        help="the model to fit (blend: the mean of both, held out only)",
     )
     parser.add_argument(
         "--model-only",
@@ -680,12 +712,18 @@ def main(argv: list[str] | None = None) -> int:
         default=WCEB_PAGE_WEIGHT[0],
         help="weight of each labelled wceb page in the fit (1: as before the third round)",
     )
+    parser.add_argument(
+        "--listing",
+        action="store_true",
+        help="append the listing features (bench.fitting.listing_features; not shipped)",
+    )
     parser.add_argument("--cost", help="time the classifier's stages on this corpus, and stop")
     parser.add_argument("--repeat", type=int, default=3, help="--cost: best of N")
     args = parser.parse_args(argv)
     LEARNER[0] = args.learner
     PACKAGE_THREADS[0] = not args.model_only
     WCEB_PAGE_WEIGHT[0] = args.wceb_weight
+    LISTING[0] = args.listing
     if args.cost:
         print("\n".join(cost(corpora_root(args.corpora), args.cost, args.repeat)))
         return 0
@@ -695,7 +733,8 @@ def main(argv: list[str] | None = None) -> int:
         for row in rows:  # a cache written before the no_article class
             if row.kind == "removed" or (row.source == "generated" and row.label == "other"):
                 row.label = "no_article"
-        if rows and len(rows[0].features) != len(FEATURE_NAMES):
+        width = len(FEATURE_NAMES) + (len(LISTING_NAMES) if args.listing else 0)
+        if rows and len(rows[0].features) != width:
             raise SystemExit(f"{cache} holds other features: delete it")
     else:
         rows = collect(corpora_root(args.corpora))
@@ -722,6 +761,8 @@ def main(argv: list[str] | None = None) -> int:
     lines += share_table(rows, {**held, **site_held}, "held out")
     print("\n".join(lines))
     if args.write:
+        if args.listing:
+            raise SystemExit("the listing features are not read at run time: no --write")
         write_model(rows, MODEL_PATH, floor)
     return 0
 

@@ -4,6 +4,7 @@ evaluator (`page_classifier.TreeEnsemble`) gives scikit-learn's predict_proba on
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -53,3 +54,40 @@ def test_export_refuses_a_two_class_model() -> None:
     model = sklearn_ensemble.GradientBoostingClassifier(n_estimators=2).fit(xs, [0, 1] * 5)
     with pytest.raises(ValueError, match="multiclass"):
         export_trees(model, None, 0.5)
+
+
+def test_a_blend_is_the_mean_of_its_parts() -> None:
+    """`--learner blend` (held out only): both models fitted on the same rows, each row's
+    probabilities the mean of theirs, every learned type present and summing to one."""
+    from bench.fitting import fit_page_type as fit
+
+    rng = np.random.default_rng(3)
+    width = len(FEATURE_NAMES)
+    labels = ["article", "listing", "product", "no_article"]
+    rows = [
+        fit.Row("c", "page", str(k), "https://a.example/", labels[k % 4], "a.example", "en",
+                [float(v) + (k % 4) for v in rng.normal(size=width)])
+        for k in range(80)
+    ]  # fmt: skip
+    saved = fit.LEARNER[0], dict(fit.TREES)
+    try:
+        fit.TREES.update(n_estimators=5)
+        parts = []
+        for learner in ("linear", "trees", "blend"):
+            fit.LEARNER[0] = learner
+            parts.append(fit._proba(fit._fit(rows), rows[:10]))
+    finally:
+        fit.LEARNER[0] = saved[0]
+        fit.TREES.clear()
+        fit.TREES.update(saved[1])
+    for linear, trees, blend in zip(*parts, strict=True):
+        assert set(blend) == set(LEARNED_TYPES)
+        assert sum(blend.values()) == pytest.approx(1.0)
+        for name in LEARNED_TYPES:
+            assert blend[name] == pytest.approx((linear[name] + trees[name]) / 2)
+    with pytest.raises(SystemExit, match="held out only"):
+        fit.LEARNER[0] = "blend"
+        try:
+            fit.write_model(rows, Path("/nonexistent/page_type.json"), 0.5)
+        finally:
+            fit.LEARNER[0] = saved[0]
