@@ -399,6 +399,28 @@ cdef bint _dateish_run(run, dateish) except -1:
     return dateish(run if len(run) <= 160 else run[:40]) is not None
 
 
+cdef bint _may_hold_digit(xmlNode* c_node) noexcept:
+    """Whether the run of text nodes from `c_node` (lxml's text or tail: text and CDATA nodes,
+    XInclude markers skipped) may hold a digit: an ASCII digit or any non-ASCII character (a
+    date pattern's digit is any decimal digit). A run of ASCII without one holds no date (a
+    blank one neither): no string is made for it."""
+    cdef const unsigned char* text
+    cdef Py_ssize_t i
+    while c_node is not NULL:
+        if c_node.type == tree.XML_TEXT_NODE or c_node.type == tree.XML_CDATA_SECTION_NODE:
+            if c_node.content is not NULL:
+                text = <const unsigned char*> c_node.content
+                i = 0
+                while text[i] != 0:
+                    if text[i] >= 128 or 48 <= text[i] <= 57:
+                        return True
+                    i += 1
+        elif c_node.type != tree.XML_XINCLUDE_START and c_node.type != tree.XML_XINCLUDE_END:
+            return False
+        c_node = c_node.next
+    return False
+
+
 def body_date_runs(scope, Py_ssize_t budget, dateish, Py_ssize_t most):
     """[(index, element, run)] as `dates._body_date_runs_python` finds them among the first
     `budget` of ``scope.iter(etree.Element)``: a proxy only for the elements that hold one."""
@@ -418,20 +440,32 @@ def body_date_runs(scope, Py_ssize_t budget, dateish, Py_ssize_t most):
     while c_node is not NULL and seen < budget:
         if not _skipped(c_node):
             proxy = None
-            text = cetree.textOf(c_node)
-            if _dateish_run(text, dateish):
-                proxy = cetree.elementFactory(doc, c_node)
-                found.append((seen, proxy, text))
-            tail = cetree.tailOf(c_node)
-            if _dateish_run(tail, dateish):
-                if proxy is None:
+            if _may_hold_digit(c_node.children):
+                text = cetree.textOf(c_node)
+                if _dateish_run(text, dateish):
                     proxy = cetree.elementFactory(doc, c_node)
-                found.append((seen, proxy, tail))
+                    found.append((seen, proxy, text))
+            if _may_hold_digit(c_node.next):
+                tail = cetree.tailOf(c_node)
+                if _dateish_run(tail, dateish):
+                    if proxy is None:
+                        proxy = cetree.elementFactory(doc, c_node)
+                    found.append((seen, proxy, tail))
             if len(found) >= most:
                 break
         seen += 1
         c_node = _next_element(c_node, top)
     return found
+
+
+cdef bint _filled(cetree._Document doc, xmlNode* c_node, xmlAttr* attribute) except -1:
+    """Whether the attribute's value is not empty (one text node read without a string)."""
+    cdef xmlNode* child = attribute.children
+    if child is NULL:
+        return False
+    if child.next is NULL and child.type == tree.XML_TEXT_NODE and child.content is not NULL:
+        return child.content[0] != 0
+    return bool(_value(doc, c_node, attribute))
 
 
 def classed_elements(scope, Py_ssize_t budget):
@@ -453,7 +487,7 @@ def classed_elements(scope, Py_ssize_t budget):
     c_node = top
     while c_node is not NULL and seen < budget:
         attribute = _attribute(c_node, "class")
-        if attribute is not NULL and _value(doc, c_node, attribute):
+        if attribute is not NULL and _filled(doc, c_node, attribute):
             found.append((seen, cetree.elementFactory(doc, c_node)))
         seen += 1
         c_node = _next_element(c_node, top)
