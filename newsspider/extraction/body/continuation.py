@@ -28,6 +28,8 @@ from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 
+from newsspider.core_loader import CompiledTwin
+
 #: A page number is small: article ids and dates differ by one too, but are large.
 MAX_PAGE_NUMBER: Final = 100
 #: Links looked at in and after the container, at most (a page-controlled count).
@@ -156,18 +158,27 @@ def _earlier(url: str, target: str) -> bool:
     return _numbered_page(target, url, (_next_page_step, _first_page_step)) is not None
 
 
+def _edge_children(parent: Any) -> list[Any]:
+    """The first and last `EDGE_CHILDREN` element children of `parent` (all of them when it
+    has at most twice as many), in order: a proxy only for those (a container's paragraphs
+    can number hundreds)."""
+    first = list(islice(parent.iterchildren(etree.Element), 2 * EDGE_CHILDREN + 1))
+    if len(first) <= 2 * EDGE_CHILDREN:
+        return first
+    last = list(islice(parent.iterchildren(etree.Element, reversed=True), EDGE_CHILDREN))
+    return first[:EDGE_CHILDREN] + last[::-1]
+
+
 def _links_around(container: Any) -> list[Any]:
     """`<a>` elements at the container's edges, then in the few elements right after it (its
     following siblings, then its parent's): bounded, in document order."""
     # Inside: the container's first and last few children (a pager sits at the top or the
     # foot of the text, not between its paragraphs), through single-child wrappers.
     inner = container
-    children = [child for child in inner if isinstance(child.tag, str)]
+    children = _edge_children(inner)
     while len(children) == 1:
         inner = children[0]
-        children = [child for child in inner if isinstance(child.tag, str)]
-    if len(children) > EDGE_CHILDREN * 2:
-        children = children[:EDGE_CHILDREN] + children[-EDGE_CHILDREN:]
+        children = _edge_children(inner)
     links: list[Any] = [] if inner.tag != "a" else [inner]
     for child in children:
         links.extend(islice(child.iter("a"), MAX_LINKS))
@@ -187,6 +198,28 @@ def _links_around(container: Any) -> list[Any]:
     return links
 
 
+def _link_facts(links: list[Any]) -> list[tuple[str | None, str]]:
+    facts = LINK_FACTS.active
+    if facts is not None:
+        return facts(links)
+    return _link_facts_python(links)
+
+
+def _link_facts_python(links: list[Any]) -> list[tuple[str | None, str]]:
+    """(rel, whole text) of each link: the reference of `_page_scan_c.link_facts`. The whole
+    text is its text nodes joined in C, as itertext() gives them (the same strings on every
+    link of the development pages, at a fifth of the cost)."""
+    return [
+        (
+            link.get("rel"),
+            link.text or ""
+            if len(link) == 0
+            else etree.tostring(link, method="text", encoding="unicode", with_tail=False),
+        )
+        for link in links
+    ]
+
+
 def head_next_link(root: Any) -> str | None:
     """The href of a ``<link rel="next">`` in the head (read before cleaning drops it)."""
     return head_page_links(root)[0]
@@ -198,6 +231,16 @@ def head_page_links(root: Any) -> tuple[str | None, str | None, str | None]:
     head = root.find("head")
     if head is None:
         return None, None, None
+    links = HEAD_LINKS.active
+    if links is not None:
+        return links(head)
+    return _head_page_links_python(head)
+
+
+def _head_page_links_python(head: Any) -> tuple[str | None, str | None, str | None]:
+    """`head_page_links` below the ``<head>`` by lxml's iterator: the reference of the compiled
+    reading (`_page_scan_c.head_links`; a head holds dozens of stylesheet and preload links,
+    and each attribute read through a proxy costs about 1,500 instructions)."""
     found: dict[str, str] = {}
     for link in head.iter("link"):
         href = link.get("href")
@@ -208,6 +251,20 @@ def head_page_links(root: Any) -> tuple[str | None, str | None, str | None]:
             if rel in ("next", "prev", "first"):
                 found.setdefault(rel, str(href))
     return found.get("next"), found.get("prev"), found.get("first")
+
+
+# The head's links read in C, built at install time with a compiler (tests/test_compiled_scan.py
+# compares it with `_head_page_links_python`).
+try:
+    from newsspider.extraction.metadata import _page_scan_c
+except ImportError:  # not built: the Python reading
+    _page_scan_c = None  # type: ignore[assignment]
+HEAD_LINKS: Final[CompiledTwin[Callable[[Any], tuple[str | None, str | None, str | None]]]] = (
+    CompiledTwin(_page_scan_c.head_links if _page_scan_c is not None else None)
+)
+LINK_FACTS: Final[CompiledTwin[Callable[[list[Any]], list[tuple[str | None, str]]]]] = CompiledTwin(
+    _page_scan_c.link_facts if _page_scan_c is not None else None
+)
 
 
 def story_url(url: str) -> bool:
@@ -259,11 +316,12 @@ def story_links(
     head_next, head_prev, head_first = head
     candidates: list[tuple[int, int, str]] = []  # rank (rel=next, numbered, worded), number
     earlier: list[tuple[int, str]] = []  # rank (an index of EARLIER_SIGNALS), target
-    for link in _links_around(container):
+    links = _links_around(container)
+    for link, (rel, whole_text) in zip(links, _link_facts(links), strict=True):
         # What the link says first (its rel, its text), its href only for the few links that
         # name a page: most links around an article are neither, and each attribute read
-        # costs about 1,500 instructions.
-        rel = link.get("rel")
+        # through a proxy costs about 1,500 instructions (`LINK_FACTS` reads rel and text
+        # without one).
         rank = 3
         text = ""
         back = -1
@@ -276,13 +334,7 @@ def story_links(
             back = 2
         else:
             # Cheap tests first: page links are short, and most links are long or headlines.
-            # A link's whole text: its text nodes joined in C, as itertext() gives them (the
-            # same strings on every link of the development pages, at a fifth of the cost).
-            text = (
-                link.text or ""
-                if len(link) == 0
-                else etree.tostring(link, method="text", encoding="unicode", with_tail=False)
-            )
+            text = whole_text
             if len(text) > MAX_LINK_TEXT:
                 continue
             text = " ".join(text.split()).strip(_STRIP).casefold()

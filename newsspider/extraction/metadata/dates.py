@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from itertools import chain, islice
@@ -16,6 +16,7 @@ from typing import Any, Final
 
 from lxml import etree
 
+from newsspider.core_loader import CompiledTwin
 from newsspider.extraction.common.caching import MAX_KEY_CHARS
 from newsspider.extraction.common.urls import split_url
 from newsspider.extraction.metadata.date_parsing import (
@@ -440,6 +441,15 @@ def _year_at(text: str, position: int) -> int:
 def _text_pieces(scope: Any) -> Iterator[str]:
     """The text of ``scope`` (what ``tostring(method="text")`` gives), `_TEXT_PIECE`
     characters or a little more at a time."""
+    pieces = TEXT_PIECES.active
+    if pieces is not None and isinstance(scope.tag, str):
+        return pieces(scope, _TEXT_PIECE)
+    return _text_pieces_python(scope, _TEXT_PIECE)
+
+
+def _text_pieces_python(scope: Any, piece: int) -> Iterator[str]:
+    """``scope.itertext()`` joined `piece` characters or a little more at a time: the
+    reference of the compiled walk (`_page_scan_c.text_pieces`, no proxy per element)."""
     pieces: list[str] = []
     size = 0
     for text in scope.itertext():
@@ -447,7 +457,7 @@ def _text_pieces(scope: Any) -> Iterator[str]:
             continue
         pieces.append(text)
         size += len(text)
-        if size >= _TEXT_PIECE:
+        if size >= piece:
             yield "".join(pieces)
             pieces, size = [], 0
     if pieces:
@@ -678,33 +688,16 @@ def _from_markup(
     body = root.find("body")
     scope = body if body is not None else root
     reader.reads = 0
-    # One walk for both loops: the elements with a class are kept for the second while no
-    # date was found (the second walk of up to `_BODY_ELEMENT_BUDGET` proxies is saved).
-    elements = enumerate(islice(scope.iter(etree.Element), _BODY_ELEMENT_BUDGET))
-    classed: list[tuple[int, Any]] = []
-    for i, el in elements:
-        if not found.items and el.get("class"):
-            classed.append((i, el))
-        if el.tag in _SKIP_TAGS:
-            continue
-        for run in (el.text, el.tail):
-            # The year test inline: this loop is the hottest in the module. Most texts are
-            # blank (indentation), which has no digit: isspace() is far cheaper than a search.
-            if (
-                run
-                and not run.isspace()
-                and DATEISH_TEXT_RE.search(run if len(run) <= 160 else run[:40])
-            ):
-                found.add(reader.read(run), 1.0 - i * 0.0005, el, run)
-                reader.reads += 1  # (a second count: `read` counted it too)
-        if reader.reads >= _BODY_DATE_READS:
-            break
+    # The texts that may hold a date, found without a proxy per element (`BODY_DATE_RUNS`):
+    # each is read and counted twice (`read` counts it too), so the walk stops after the
+    # element whose runs make half `_BODY_DATE_READS`, where the reads run out.
+    for i, el, run in _body_date_runs(scope, _BODY_ELEMENT_BUDGET, (_BODY_DATE_READS + 1) // 2):
+        found.add(reader.read(run), 1.0 - i * 0.0005, el, run)
+        reader.reads += 1  # (a second count: `read` counted it too)
     if not found.items:
         # No date in any text: one in the attributes of a date-ish element
         # ("<div class="time-ago" title="2020-09-20T14:20:02Z">2 hours ago</div>").
-        # The elements after the first loop's last, when its reads ran out first.
-        classed.extend((i, el) for i, el in elements if el.get("class"))
-        for i, el in classed:
+        for i, el in _classed_elements(scope, _BODY_ELEMENT_BUDGET):
             found.add(_attr_date(el, latest), 1.0 - i * 0.0005, el)
     best = found.best(confident=False)
     if best is None or (url_month and (best.day.year, best.day.month) != url_month):
@@ -718,3 +711,70 @@ def _from_markup(
                 found.add(parse_relative_date(text, reference_time), 1.0 - i * 0.01)
         best = found.best()
     return best
+
+
+def _dateish_run(run: str | None) -> bool:
+    """Whether a text run may hold a date worth a read: not blank, and a year or a numeric
+    date in it (a long run only at its start: "(18.01.2018) Berlin ...")."""
+    # Most runs are blank (indentation), which has no digit: isspace() is far cheaper than
+    # the search.
+    if not run or run.isspace():
+        return False
+    return DATEISH_TEXT_RE.search(run if len(run) <= 160 else run[:40]) is not None
+
+
+def _body_date_runs(scope: Any, budget: int, most: int) -> list[tuple[int, Any, str]]:
+    runs = BODY_DATE_RUNS.active
+    if runs is not None:
+        return runs(scope, budget, DATEISH_TEXT_RE.search, most)
+    return _body_date_runs_python(scope, budget, most)
+
+
+def _body_date_runs_python(scope: Any, budget: int, most: int) -> list[tuple[int, Any, str]]:
+    """(index, element, run) for the text and tail runs (`_dateish_run`) of the first `budget`
+    elements of ``scope.iter(etree.Element)``, by their index there, in document order (an
+    element of `_SKIP_TAGS` has none); the walk stops after the element whose runs make
+    `most`. The reference of the compiled walk (`_page_scan_c.body_date_runs`)."""
+    found: list[tuple[int, Any, str]] = []
+    for i, el in enumerate(islice(scope.iter(etree.Element), budget)):
+        if el.tag in _SKIP_TAGS:
+            continue
+        for run in (el.text, el.tail):
+            if _dateish_run(run):
+                found.append((i, el, run))
+        if len(found) >= most:
+            break
+    return found
+
+
+def _classed_elements(scope: Any, budget: int) -> list[tuple[int, Any]]:
+    classed = CLASSED_ELEMENTS.active
+    if classed is not None:
+        return classed(scope, budget)
+    return _classed_elements_python(scope, budget)
+
+
+def _classed_elements_python(scope: Any, budget: int) -> list[tuple[int, Any]]:
+    """(index, element) for the elements with a class among the first `budget` of
+    ``scope.iter(etree.Element)``: the reference of `_page_scan_c.classed_elements`."""
+    return [
+        (i, el) for i, el in enumerate(islice(scope.iter(etree.Element), budget)) if el.get("class")
+    ]
+
+
+# The body's walks in C (`_page_scan_c`), built at install time with a compiler: libxml2's
+# nodes read directly, a proxy made only for the elements kept (tests/test_compiled_scan.py
+# compares them with the Python walks above).
+try:
+    from newsspider.extraction.metadata import _page_scan_c
+except ImportError:  # not built: the Python walks
+    _page_scan_c = None  # type: ignore[assignment]
+BODY_DATE_RUNS: Final[
+    CompiledTwin[Callable[[Any, int, Callable[[str], Any], int], list[tuple[int, Any, str]]]]
+] = CompiledTwin(_page_scan_c.body_date_runs if _page_scan_c is not None else None)
+CLASSED_ELEMENTS: Final[CompiledTwin[Callable[[Any, int], list[tuple[int, Any]]]]] = CompiledTwin(
+    _page_scan_c.classed_elements if _page_scan_c is not None else None
+)
+TEXT_PIECES: Final[CompiledTwin[Callable[[Any, int], Iterator[str]]]] = CompiledTwin(
+    _page_scan_c.text_pieces if _page_scan_c is not None else None
+)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from lxml import etree
 
+from newsspider.core_loader import CompiledTwin
 from newsspider.extraction.common.caching import MAX_KEY_CHARS, short_key_cache
 from newsspider.extraction.common.urls import split_url
 from newsspider.extraction.metadata.text import MAX_FIELD_CHARS, field_text
@@ -105,7 +106,17 @@ def _dice(a: str, b: str) -> float:
         return 0.0
     if na == nb:
         return 1.0
-    ba, bb = _bigrams(na), _bigrams(nb)
+    dice = BIGRAM_DICE.active
+    if dice is not None:
+        return dice(na, nb)
+    return _bigram_dice_python(na, nb)
+
+
+def _bigram_dice_python(a: str, b: str) -> float:
+    """The Dice similarity of the texts' sets of character bigrams (a text shorter than two
+    characters is its own one member): the reference of `_page_scan_c.bigram_dice`, which
+    counts them in sorted arrays of numbers instead of building two sets of strings."""
+    ba, bb = _bigrams(a), _bigrams(b)
     return 2 * len(ba & bb) / (len(ba) + len(bb))
 
 
@@ -518,3 +529,14 @@ def _agreement(heading: str, ref: str, site_name: str | None, url: str | None) -
     if h in r and len(h) >= 0.5 * len(_norm(cleaned)) and len(h) >= 8:
         best = max(best, 0.9)
     return best
+
+
+# The bigram similarity in C (`_page_scan_c.bigram_dice`), built at install time with a
+# compiler (tests/test_compiled_meta_walks.py compares it with `_bigram_dice_python`).
+try:
+    from newsspider.extraction.metadata import _page_scan_c
+except ImportError:  # not built: the Python sets
+    _page_scan_c = None  # type: ignore[assignment]
+BIGRAM_DICE: Final[CompiledTwin[Callable[[str, str], float]]] = CompiledTwin(
+    _page_scan_c.bigram_dice if _page_scan_c is not None else None
+)
