@@ -12,9 +12,11 @@ CYTHON = {
     "parse._utf8_c": False,
     "page._segments_c": True,
     "page._class_words_c": False,
+    "page._cleaning_c": True,
     "metadata._page_scan_c": True,
     "classify._grams_c": False,
     "body._article_html_c": True,
+    "body._threads_c": True,
 }
 
 #: mypyc compiles every other module of the core (`*.py` under `newsspider/extraction/`) but
