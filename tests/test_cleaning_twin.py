@@ -213,7 +213,20 @@ def test_generated_pages_name_the_same_elements(markup: str, controlled: set[str
 
 
 _CLASSES = st.sampled_from(
-    [None, "", " ", "post", " post-body  bg1 ", "\u00a0x", "\u3000 名前", "a\tb", "post_12"]
+    [
+        None,
+        "",
+        " ",
+        "post",
+        " post-body  bg1 ",
+        "\u00a0x",
+        "\u3000 名前",
+        "a\tb",
+        "post_12",
+        "42",
+        "x\u0663",
+        "bg1 x",
+    ]
 )
 
 

@@ -36,9 +36,23 @@ cdef object _attribute(xmlNode* c_node, const char* name):
     return None
 
 
+# Post numbers out of a word: ASCII digits only, as `threads._DIGITS`.
+_DIGITS = str.maketrans("", "", "0123456789")
+
+
+cdef str _without_digits(str word):
+    """``word`` without its ASCII digits (`threads._signature`'s test and translate, with a
+    loop over the characters for the test where Python runs a regular expression)."""
+    cdef Py_UCS4 character
+    for character in word:
+        if 48 <= character <= 57:
+            return word.translate(_DIGITS)
+    return word
+
+
 def template_word(cetree._Element element):
-    """The element's first class name, else its id, else "" (what `threads._signature` reads
-    before taking digits out), or None when the Python reads must decide."""
+    """The element's first class name, else its id, else "", without ASCII digits (the word
+    of `threads._signature`), or None when the Python reads must decide."""
     cdef xmlNode* c_node = element._c_node
     cdef object classes, identifier
     if c_node.type != tree.XML_ELEMENT_NODE:
@@ -49,8 +63,8 @@ def template_word(cetree._Element element):
     if classes:
         words = (<str> classes).split()
         if words:
-            return words[0]
+            return _without_digits(words[0])
     identifier = _attribute(c_node, "id")
     if identifier is _UNREAD:
         return None
-    return identifier or ""
+    return _without_digits(identifier) if identifier else ""

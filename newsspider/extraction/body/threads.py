@@ -117,30 +117,32 @@ except ImportError:  # not built (no compiler at install time): lxml's reads
     pass
 else:
     _compiled_word = _threads_c.template_word
-#: A block's first class name, else its id, read in C (`_threads_c.template_word`: a read
-#: through lxml costs about 1,400 instructions); `active` when not switched off.
+#: A block's first class name, else its id, without digits, read in C
+#: (`_threads_c.template_word`: a read through lxml costs about 1,400 instructions, a regular
+#: expression search about as much); `active` when not switched off.
 TEMPLATE_WORD: Final[CompiledTwin[Callable[[Any], str | None]]] = CompiledTwin(_compiled_word)
 
 
 def _template_word(element: Any) -> str:
-    """The element's first class name, else its id, else ""."""
+    """The element's first class name, else its id, else "", without ASCII digits: post
+    numbers in classes and ids ("bg1", "post_12"), the template without them."""
     compiled = TEMPLATE_WORD.active
     if compiled is not None:
         word = compiled(element)
         if word is not None:
             return word
     classes = element.get("class")
-    return classes.split()[0] if classes and classes.strip() else element.get("id") or ""
+    word = classes.split()[0] if classes and classes.strip() else element.get("id") or ""
+    # translate() costs several times a search: only a word with a digit needs it.
+    if not word.isalpha() and _DIGIT.search(word):
+        word = word.translate(_DIGITS)
+    return word
 
 
 def _signature(page: PageSegments, block_id: int, cache: dict[int, str]) -> str:
     signature = cache.get(block_id)
     if signature is None:
         word = _template_word(page.block_elements[block_id])
-        # Post numbers in classes and ids ("bg1", "post_12"): the template without them.
-        # translate() costs several times a search: only a word with a digit needs it.
-        if not word.isalpha() and _DIGIT.search(word):
-            word = word.translate(_DIGITS)
         signature = f"{page.block_tags[block_id]}.{word}"
         cache[block_id] = signature
     return signature
