@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import islice
 from typing import Any, Final
 
+from newsspider.core_loader import CompiledTwin
 from newsspider.extraction.body.assembly import BodySelection
 from newsspider.extraction.body.scoring import ContainerChoice
 from newsspider.extraction.page.class_words import (
@@ -108,16 +110,39 @@ _DIGITS: Final = str.maketrans("", "", "0123456789")
 _DIGIT: Final = re.compile("[0-9]")
 
 
+_compiled_word: Callable[[Any], str | None] | None = None
+try:
+    from newsspider.extraction.body import _threads_c
+except ImportError:  # not built (no compiler at install time): lxml's reads
+    pass
+else:
+    _compiled_word = _threads_c.template_word
+#: A block's first class name, else its id, without digits, read in C
+#: (`_threads_c.template_word`: a read through lxml costs about 1,400 instructions, a regular
+#: expression search about as much); `active` when not switched off.
+TEMPLATE_WORD: Final[CompiledTwin[Callable[[Any], str | None]]] = CompiledTwin(_compiled_word)
+
+
+def _template_word(element: Any) -> str:
+    """The element's first class name, else its id, else "", without ASCII digits: post
+    numbers in classes and ids ("bg1", "post_12"), the template without them."""
+    compiled = TEMPLATE_WORD.active
+    if compiled is not None:
+        word = compiled(element)
+        if word is not None:
+            return word
+    classes = element.get("class")
+    word = classes.split()[0] if classes and classes.strip() else element.get("id") or ""
+    # translate() costs several times a search: only a word with a digit needs it.
+    if not word.isalpha() and _DIGIT.search(word):
+        word = word.translate(_DIGITS)
+    return word
+
+
 def _signature(page: PageSegments, block_id: int, cache: dict[int, str]) -> str:
     signature = cache.get(block_id)
     if signature is None:
-        element = page.block_elements[block_id]
-        classes = element.get("class")
-        word = classes.split()[0] if classes and classes.strip() else element.get("id") or ""
-        # Post numbers in classes and ids ("bg1", "post_12"): the template without them.
-        # translate() costs several times a search: only a word with a digit needs it.
-        if not word.isalpha() and _DIGIT.search(word):
-            word = word.translate(_DIGITS)
+        word = _template_word(page.block_elements[block_id])
         signature = f"{page.block_tags[block_id]}.{word}"
         cache[block_id] = signature
     return signature
@@ -172,8 +197,11 @@ def find_posts(page: PageSegments) -> list[int]:
     """
     # Prose each text container holds itself (not in nested containers): the template that
     # holds the text, not the wrapper around post, author column and signature, is the post.
-    containers: dict[int, int] = {}
-    container_of: dict[int, int] = {}
+    # Lists by block id rather than dicts: no int boxed and hashed per segment.
+    blocks = len(page.block_tags)
+    containers = [0] * blocks
+    container_of = [-1] * blocks
+    first_held: list[int] = []  # the containers in the order they first hold prose
     owners, all_chars, all_link_chars = (
         page.segment_owners,
         page.segment_chars,
@@ -182,12 +210,14 @@ def find_posts(page: PageSegments) -> list[int]:
     for index in range(len(owners)):  # compiled, a zip with strict=True is a generic iterator
         owner, chars, link_chars = owners[index], all_chars[index], all_link_chars[index]
         if chars > link_chars:
-            container = container_of.get(owner)
-            if container is None:
+            container = container_of[owner]
+            if container < 0:
                 container = container_of[owner] = _text_container(page, owner)
-            containers[container] = containers.get(container, 0) + chars - link_chars
+            if not containers[container]:
+                first_held.append(container)
+            containers[container] += chars - link_chars
     # A label or a button's worth of text ("Reply", "#3") is no post: not worth a template.
-    held_prose = [block_id for block_id, held in containers.items() if held >= MIN_POST_PROSE]
+    held_prose = [block_id for block_id in first_held if containers[block_id] >= MIN_POST_PROSE]
     # The text container's own signature first: a template starts with it, and templates
     # merge only when it agrees (`_merge_wrapper_variants`), so a container whose signature
     # no other shares is in no group of two. Its ancestors' are read for the others only.
@@ -297,7 +327,7 @@ class _PostChecks:
         words = class_meaning(element.get("class"), element.get("id"))[3]
         return not REGION_TOKENS.isdisjoint(words)
 
-    def posts(self, members: list[int], containers: dict[int, int]) -> list[int]:
+    def posts(self, members: list[int], containers: list[int]) -> list[int]:
         page = self.page
         members = [block_id for block_id in members if not self.is_outside(block_id)]
         # Outermost members only (a quote repeating the post template sits inside a post).

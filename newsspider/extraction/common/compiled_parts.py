@@ -12,11 +12,13 @@ CYTHON = {
     "parse._utf8_c": False,
     "page._segments_c": True,
     "page._class_words_c": False,
+    "page._cleaning_c": True,
     "metadata._page_scan_c": True,
     "metadata._language_c": False,
     "classify._grams_c": False,
     "classify._page_features_c": True,
     "body._article_html_c": True,
+    "body._threads_c": True,
 }
 
 #: mypyc compiles every other module of the core (`*.py` under `newsspider/extraction/`) but

@@ -7,6 +7,7 @@ from typing import Final
 
 from lxml import etree
 
+from newsspider.core_loader import CompiledTwin
 from newsspider.extraction.page.page_model import BLOCK_TAGS
 from newsspider.extraction.page.streaming import place_streamed_parts
 from newsspider.extraction.page.visibility import reveal_controlled
@@ -108,6 +109,26 @@ _MAX_PAGE_NODES: Final = 4000
 # Not "number": a quantity field makes a product card, whose text is the page's content.
 _TEXT_FIELD_TYPES: Final = frozenset({"", "text", "email", "search", "tel", "url", "password"})
 _NOT_A_BOX: Final = frozenset({"html", "body", "main", "article"})
+_FIELD_TAGS: Final = frozenset({"input", "textarea"})
+
+
+_BoxAround = Callable[
+    [etree._Element, int, frozenset[str], frozenset[str], int, int, int],
+    tuple[etree._Element | None, int] | None,
+]
+_compiled_box: _BoxAround | None = None
+try:
+    from newsspider.extraction.page import _cleaning_c
+except ImportError:  # not built (no compiler at install time): the Python walk
+    pass
+else:
+    _compiled_box = _cleaning_c.box_around
+#: `_box_around` in C (`_cleaning_c`) when built; `active` when not switched off.
+BOX_AROUND: Final[CompiledTwin[_BoxAround]] = CompiledTwin(_compiled_box)
+
+
+def _is_text_field(field: etree._Element) -> bool:
+    return field.tag != "input" or (field.get("type") or "").lower() in _TEXT_FIELD_TYPES
 
 
 def mark_form_boxes(root: etree._Element) -> None:
@@ -115,12 +136,14 @@ def mark_form_boxes(root: etree._Element) -> None:
     block above it that holds little text of its own. What a sign-up or comment box says
     ("Join our mailing list", "Leave a reply") is about the form, not the article; the fields
     themselves are stripped by `clean_tree`, so this runs first."""
-    fields = 0
+    _mark_boxes(field for field in root.iter("input", "textarea") if _is_text_field(field))
+
+
+def _mark_boxes(text_fields: Iterable[etree._Element]) -> None:
+    """`mark_form_boxes` for the page's text fields in document order (read up to the first
+    `_MAX_FIELDS` + 1)."""
     budget = _Budget()
-    for field in root.iter("input", "textarea"):
-        if field.tag == "input" and (field.get("type") or "").lower() not in _TEXT_FIELD_TYPES:
-            continue
-        fields += 1
+    for fields, field in enumerate(text_fields, 1):
         if fields > _MAX_FIELDS or budget.spent >= _MAX_PAGE_NODES:
             break
         box = _box_around(field, budget)
@@ -132,6 +155,20 @@ def _box_around(field: etree._Element, budget: _Budget) -> etree._Element | None
     """The largest block at most `_MAX_LEVELS` above `field` whose subtree holds at most
     `FORM_BOX_MAX_CHARS` characters in at most `_MAX_NODES` nodes. Each level adds only what
     it holds beside the level below, so no node is read twice for one field."""
+    compiled = BOX_AROUND.active
+    if compiled is not None:
+        found = compiled(
+            field,
+            budget.spent,
+            _NOT_A_BOX,
+            BLOCK_TAGS,
+            _MAX_LEVELS,
+            _MAX_NODES,
+            FORM_BOX_MAX_CHARS,
+        )
+        if found is not None:  # else a node kind the C walk does not read: read here
+            box, budget.spent = found
+            return box
     count = _Count(budget)
     count.subtree(field)
     box = None
@@ -211,11 +248,23 @@ def clean_tree(
     for popovers cost 5% of an extraction). ``on_iframe`` sees each iframe before it goes (the
     article's HTML keeps video embeds as links: `page_media.PageMedia.add_iframe`)."""
     place_streamed_parts(root)  # before the templates marking their places are stripped
-    mark_form_boxes(root)
+    # One walk finds the form fields and the elements read below (a walk over a page's
+    # elements costs about as much as the fields' boxes): the boxes are marked first, before
+    # buttons turn into blocks, and the rest is read in document order as before.
+    text_fields: list[etree._Element] = []
+    others: list[etree._Element] = []
+    for element in root.iter("input", "textarea", "button", "dialog", "math", "iframe"):
+        if element.tag in _FIELD_TAGS:
+            # `_mark_boxes` reads at most `_MAX_FIELDS` + 1 of them.
+            if len(text_fields) <= _MAX_FIELDS and _is_text_field(element):
+                text_fields.append(element)
+        else:
+            others.append(element)
+    _mark_boxes(text_fields)
     controlled: set[str] = set()  # ids the page's buttons open (`aria-controls`)
     formulas: list[etree._Element] = []
     buttons: list[etree._Element] = []  # with children
-    for element in root.iter("button", "dialog", "math", "iframe"):
+    for element in others:
         if element.tag == "iframe":
             if on_iframe is not None:
                 on_iframe(element)

@@ -8,9 +8,12 @@ are never evaluated.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any, Final
 
 from lxml import etree
+
+from newsspider.core_loader import CompiledTwin
 
 #: Whole class names (not words inside one: "hidden-xs" hides only on small screens) that hide
 #: an element from sighted readers: screen-reader labels ("Opens in a new window") and blocks a
@@ -92,6 +95,36 @@ def hidden_in_tree(element: etree._Element) -> bool:
 # attributes rather than their elements (``//*[@id]``): about half the instructions, a string
 # per id instead of an element object, and the element reached from the few that match.
 _IDS: Final = etree.XPath("//@id")
+_IdsNamed = Callable[[etree._Element, set[str]], list[etree._Element] | None]
+_compiled_ids: _IdsNamed | None = None
+try:
+    from newsspider.extraction.page import _cleaning_c
+except ImportError:  # not built (no compiler at install time): the XPath
+    pass
+else:
+    _compiled_ids = _cleaning_c.ids_named
+#: The elements whose id is named, read in C (`_cleaning_c.ids_named`: a string per id, where
+#: the XPath's node set holds every node of the page); `active` when not switched off.
+IDS_NAMED: Final[CompiledTwin[_IdsNamed]] = CompiledTwin(_compiled_ids)
+
+
+def _elements_named(root: etree._Element, controlled: set[str]) -> list[etree._Element]:
+    """The elements whose id is in ``controlled``, in document order."""
+    compiled = IDS_NAMED.active
+    if compiled is not None:
+        named = compiled(root, controlled)
+        if named is not None:
+            return named
+    found: Any = _IDS(root)  # smart strings: each knows its element (getparent)
+    if not isinstance(found, list):  # a node-set expression: always a list
+        return []
+    elements: list[etree._Element] = []
+    for value in found:
+        if value in controlled:
+            element = value.getparent()
+            if isinstance(element, etree._Element):
+                elements.append(element)
+    return elements
 
 
 def reveal_controlled(root: etree._Element, controlled: set[str]) -> None:
@@ -100,15 +133,7 @@ def reveal_controlled(root: etree._Element, controlled: set[str]) -> None:
     "read more" expander) is content collapsed behind that control, not hidden from the
     reader. Its own hiding (the ``hidden`` attribute, a hiding inline style or class name) is
     removed, in place."""
-    found: Any = _IDS(root)  # smart strings: each knows its element (getparent)
-    if not isinstance(found, list):  # a node-set expression: always a list
-        return
-    for value in found:
-        if value not in controlled:
-            continue
-        element = value.getparent()
-        if not isinstance(element, etree._Element):
-            continue
+    for element in _elements_named(root, controlled):
         attributes = element.attrib
         if "hidden" in attributes:
             del attributes["hidden"]
