@@ -1,9 +1,11 @@
 """The compiled extraction core, optional: two kinds of extension module.
 
-- Cython (`newsspider/extraction/<stage>/_*_c.pyx`): the segment walk, the markup guard's
-  scans, the class meaning, UTF-8 validation, the confidence's shared character grams and the
-  metadata's page scan, written for C (the walk and the scan against lxml's public C API),
-  each beside the Python code it twins.
+- Cython (`newsspider/extraction/<stage>/_*_c.pyx`): the segment walk and subtree sums, the
+  markup guard's scans, the class meaning, UTF-8 validation, the confidence's shared character
+  grams, the metadata's page scan and walks, the language identifier's counts, the page-type
+  features' reads, cleaning's form boxes, the forum post words and the article HTML, written
+  for C (those that read the tree, against lxml's public C API), each beside the Python code
+  it twins (`common/compiled_parts.py` lists them).
 - mypyc: the extraction modules themselves (`newsspider/extraction/**.py`), compiled from their
   unchanged, type-checked sources. The Python sources stay the reference;
   `newsspider/core_loader.py` loads them instead when NEWSSPIDER_PURE_PYTHON=1 or when a source
