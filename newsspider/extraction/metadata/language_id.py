@@ -134,7 +134,11 @@ class Identifier:
         features = self._features(data)
         if not features:
             return None
-        return np.unique(np.array(features, dtype=np.int64), return_counts=True)
+        # Named and typed: where numpy is absent (mypyc's build environment) np.unique is Any.
+        unique_counts: tuple[Any, Any] = np.unique(
+            np.array(features, dtype=np.int64), return_counts=True
+        )
+        return unique_counts
 
     def _features(self, data: bytes) -> list[int]:
         """The features of the states the walk over ``data`` visits, one per visit (the
