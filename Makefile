@@ -15,7 +15,7 @@ $(PY):
 # The editable install builds the compiled walk (.pyx) and the mypyc core (the extraction
 # modules) in place: rebuilt when any of them changes, so the tests run what would ship.
 # Which of them are compiled: newsspider/extraction/common/compiled_parts.py (read by setup.py).
-CORE_SOURCES := setup.py $(shell find newsspider/extraction -name '*.py' -o -name '*.pyx')
+CORE_SOURCES := setup.py $(shell find newsspider/extraction -name '*.py' -o -name '*.pyx' -o -name '*.pxd')
 
 # INSTALL: a line before the build (the compile is silent and takes minutes the first time),
 # its duration after, and whether the compiled core is in use (one notice when it is not).

@@ -34,6 +34,13 @@ cimport lxml.includes.etreepublic as cetree
 from lxml.includes cimport tree
 from lxml.includes.tree cimport xmlAttr, xmlNode
 
+from newsspider.extraction.common._lxml_nodes cimport (
+    is_item,
+    item_from,
+    plain_attribute,
+    single_text_value,
+)
+
 from lxml import etree
 
 cetree.import_lxml__etree()
@@ -140,22 +147,6 @@ def bind(
 
 # --- libxml2's nodes, as lxml reads them ------------------------------------------------------
 
-cdef inline bint _is_elementlike(xmlNode* c_node) noexcept:
-    # lxml's _isElement: what iterwalk yields (elements, comments, entities, PIs).
-    return (
-        c_node.type == tree.XML_ELEMENT_NODE
-        or c_node.type == tree.XML_COMMENT_NODE
-        or c_node.type == tree.XML_ENTITY_REF_NODE
-        or c_node.type == tree.XML_PI_NODE
-    )
-
-
-cdef inline xmlNode* _next_elementlike(xmlNode* c_node) noexcept:
-    while c_node is not NULL and not _is_elementlike(c_node):
-        c_node = c_node.next
-    return c_node
-
-
 cdef inline xmlNode* _text_node_or_skip(xmlNode* c_node) noexcept:
     # lxml's _textNodeOrSkip.
     while c_node is not NULL:
@@ -192,7 +183,7 @@ cdef object _collect_text(xmlNode* c_node):
 cdef inline xmlNode* _parent_element(xmlNode* c_node) noexcept:
     # getparent(): the parent when it is an element (not the document).
     c_node = c_node.parent
-    if c_node is not NULL and _is_elementlike(c_node):
+    if c_node is not NULL and is_item(c_node):
         return c_node
     return NULL
 
@@ -960,21 +951,14 @@ cdef class _Renderer:
 
     cdef object attribute(self, xmlNode* c_node, const char* name):
         """element.get(name): an attribute without namespace (xmlGetNoNsProp's rule), or None."""
-        cdef xmlAttr* attribute = c_node.properties
-        cdef xmlNode* child
-        while attribute is not NULL:
-            if attribute.ns is NULL and strcmp(<const char*> attribute.name, name) == 0:
-                child = attribute.children
-                if child is NULL:
-                    return ""
-                if child.next is NULL and child.type == tree.XML_TEXT_NODE and child.content is not NULL:
-                    return PyUnicode_DecodeUTF8(
-                        <const char*> child.content, strlen(<const char*> child.content), NULL
-                    )
-                # Entity references or several nodes: lxml puts the value together.
-                return cetree.elementFactory(self.doc, c_node).get(name.decode("ascii"))
-            attribute = attribute.next
-        return None
+        cdef xmlAttr* attribute = plain_attribute(c_node, name)
+        if attribute is NULL:
+            return None
+        value = single_text_value(attribute)
+        if value is not None:
+            return value
+        # Entity references or several nodes: lxml puts the value together.
+        return cetree.elementFactory(self.doc, c_node).get(name.decode("ascii"))
 
     cdef str tag_of(self, xmlNode* c_node):
         """The element's tag as lxml gives it. Names are interned in the page's dictionary, so
@@ -1067,7 +1051,7 @@ cdef class _Renderer:
             # On to the next start, through the ends on the way.
             while True:
                 if descend:
-                    following = _next_elementlike(c_node.children)
+                    following = item_from(c_node.children)
                     if following is not NULL:
                         c_node = following
                         break
@@ -1088,7 +1072,7 @@ cdef class _Renderer:
                             self.text(tail)
                 if c_node is root:
                     return 0
-                following = _next_elementlike(c_node.next)
+                following = item_from(c_node.next)
                 if following is not NULL:
                     c_node = following
                     break

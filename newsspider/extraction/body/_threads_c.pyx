@@ -5,12 +5,11 @@ and decode (about 1,400 instructions a read, two reads a block). `tests/test_cle
 holds it equal to the Python reads on generated pages.
 """
 
-from cpython.unicode cimport PyUnicode_DecodeUTF8
-from libc.string cimport strcmp, strlen
-
 cimport lxml.includes.etreepublic as cetree
 from lxml.includes cimport tree
 from lxml.includes.tree cimport xmlAttr, xmlNode
+
+from newsspider.extraction.common._lxml_nodes cimport plain_attribute, single_text_value
 
 cetree.import_lxml__etree()
 
@@ -20,20 +19,11 @@ cdef object _UNREAD = object()
 
 cdef object _attribute(xmlNode* c_node, const char* name):
     """``element.get(name)`` for a name without namespace, or `_UNREAD`."""
-    cdef xmlAttr* attribute = c_node.properties
-    cdef xmlNode* child
-    while attribute is not NULL:
-        if attribute.ns is NULL and strcmp(<const char*> attribute.name, name) == 0:
-            child = attribute.children
-            if child is NULL:
-                return ""
-            if child.next is NULL and child.type == tree.XML_TEXT_NODE and child.content is not NULL:
-                return PyUnicode_DecodeUTF8(
-                    <const char*> child.content, strlen(<const char*> child.content), NULL
-                )
-            return _UNREAD
-        attribute = attribute.next
-    return None
+    cdef xmlAttr* attribute = plain_attribute(c_node, name)
+    if attribute is NULL:
+        return None
+    value = single_text_value(attribute)
+    return _UNREAD if value is None else value
 
 
 # Post numbers out of a word: ASCII digits only, as `threads._DIGITS`.

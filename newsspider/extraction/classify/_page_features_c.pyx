@@ -16,12 +16,13 @@ code's last branch does. `tests/test_page_features_twin.py` compares both on eve
 generated and fixture pages.
 """
 
-from cpython.unicode cimport PyUnicode_DecodeUTF8
-from libc.string cimport strcmp, strlen
+from libc.string cimport strcmp
 
 cimport lxml.includes.etreepublic as cetree
 from lxml.includes cimport tree
 from lxml.includes.tree cimport xmlAttr, xmlNode
+
+from newsspider.extraction.common._lxml_nodes cimport plain_attribute, single_text_value
 
 cetree.import_lxml__etree()
 
@@ -52,21 +53,12 @@ cdef inline bint _is_link(xmlNode* c_node) noexcept:
 
 cdef object _href(cetree._Document doc, xmlNode* c_node):
     """``element.get("href")``: the first ``href`` attribute without a namespace."""
-    cdef xmlAttr* attribute = c_node.properties
-    cdef xmlNode* child
-    while attribute is not NULL:
-        if attribute.ns is NULL and strcmp(<const char*> attribute.name, "href") == 0:
-            break
-        attribute = attribute.next
+    cdef xmlAttr* attribute = plain_attribute(c_node, "href")
     if attribute is NULL:
         return None
-    child = attribute.children
-    if child is NULL:
-        return ""
-    if child.next is NULL and child.type == tree.XML_TEXT_NODE and child.content is not NULL:
-        return PyUnicode_DecodeUTF8(
-            <const char*> child.content, strlen(<const char*> child.content), NULL
-        )
+    value = single_text_value(attribute)
+    if value is not None:
+        return value
     # Entity references or several nodes: lxml puts the value together.
     return cetree.elementFactory(doc, c_node).get("href")
 

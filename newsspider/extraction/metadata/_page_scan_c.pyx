@@ -25,6 +25,12 @@ cimport lxml.includes.etreepublic as cetree
 from lxml.includes cimport tree
 from lxml.includes.tree cimport xmlAttr, xmlNode
 
+from newsspider.extraction.common._lxml_nodes cimport (
+    item_from,
+    plain_attribute,
+    single_text_value,
+)
+
 cetree.import_lxml__etree()
 
 from lxml.etree import tostring as _tostring
@@ -95,13 +101,9 @@ cdef inline xmlNode* _next_element(xmlNode* c_node, xmlNode* top) noexcept:
 
 cdef object _value(cetree._Document doc, xmlNode* c_node, xmlAttr* attribute):
     """The attribute's value as lxml gives it."""
-    cdef xmlNode* child = attribute.children
-    if child is NULL:
-        return ""
-    if child.next is NULL and child.type == tree.XML_TEXT_NODE and child.content is not NULL:
-        return PyUnicode_DecodeUTF8(
-            <const char*> child.content, strlen(<const char*> child.content), NULL
-        )
+    value = single_text_value(attribute)
+    if value is not None:
+        return value
     # Entity references or several nodes: lxml puts the value together.
     name = PyUnicode_DecodeUTF8(
         <const char*> attribute.name, strlen(<const char*> attribute.name), NULL
@@ -109,19 +111,9 @@ cdef object _value(cetree._Document doc, xmlNode* c_node, xmlAttr* attribute):
     return cetree.elementFactory(doc, c_node).get(name)
 
 
-cdef xmlAttr* _attribute(xmlNode* c_node, const char* name) noexcept:
-    """The first attribute of that name without a namespace (xmlGetNoNsProp's rule), or NULL."""
-    cdef xmlAttr* attribute = c_node.properties
-    while attribute is not NULL:
-        if attribute.ns is NULL and strcmp(<const char*> attribute.name, name) == 0:
-            return attribute
-        attribute = attribute.next
-    return NULL
-
-
 cdef object _get(cetree._Document doc, xmlNode* c_node, const char* name):
     """element.get(name)."""
-    cdef xmlAttr* attribute = _attribute(c_node, name)
+    cdef xmlAttr* attribute = plain_attribute(c_node, name)
     return None if attribute is NULL else _value(doc, c_node, attribute)
 
 
@@ -216,7 +208,7 @@ def scan(root, element_text):
         if kind == META:
             _read_meta(doc, c_node, meta)
         elif kind == SCRIPT:
-            attribute = _attribute(c_node, "type")
+            attribute = plain_attribute(c_node, "type")
             if attribute is NULL or not _may_hold(attribute, "ld+json"):
                 pass  # most scripts: no string made for their type
             elif _value(doc, c_node, attribute).strip().lower() == "application/ld+json":
@@ -224,7 +216,7 @@ def scan(root, element_text):
                 if text:
                     jsonld.append(text)
         elif kind == LINK:
-            attribute = _attribute(c_node, "rel")
+            attribute = plain_attribute(c_node, "rel")
             if attribute is NULL or not (
                 _may_hold(attribute, "canonical") or _may_hold(attribute, "image_src")
             ):
@@ -322,7 +314,7 @@ def byline_candidates(container, Py_ssize_t budget, author_class):
                 if (
                     (
                         strcmp(name, "class") == 0
-                        and not _ascii_without_author_words(_attribute(c_node, name))
+                        and not _ascii_without_author_words(plain_attribute(c_node, name))
                         and author_class(_get(doc, c_node, name))
                     )
                     or (strcmp(name, "rel") == 0 and _get(doc, c_node, name) == "author")
@@ -341,7 +333,7 @@ def byline_candidates(container, Py_ssize_t budget, author_class):
 cdef bint _says_breadcrumb(cetree._Document doc, xmlNode* c_node, const char* name) except -1:
     """``"breadcrumb" in element.get(name).lower()`` for a class or aria-label: lxml's value
     made only when its text may hold the word."""
-    cdef xmlAttr* attribute = _attribute(c_node, name)
+    cdef xmlAttr* attribute = plain_attribute(c_node, name)
     if attribute is NULL or not _may_hold(attribute, "breadcrumb"):
         return False
     return "breadcrumb" in _value(doc, c_node, attribute).lower()
@@ -368,7 +360,7 @@ def first_breadcrumb(top_element, Py_ssize_t budget):
         seen += 1
         if _says_breadcrumb(doc, c_node, "class") or _says_breadcrumb(doc, c_node, "aria-label"):
             return cetree.elementFactory(doc, c_node), seen
-        attribute = _attribute(c_node, "itemtype")
+        attribute = plain_attribute(c_node, "itemtype")
         if attribute is not NULL and _value(doc, c_node, attribute).endswith("BreadcrumbList"):
             return cetree.elementFactory(doc, c_node), seen
         c_node = _next_element(c_node, top)
@@ -486,7 +478,7 @@ def classed_elements(scope, Py_ssize_t budget):
         return found
     c_node = top
     while c_node is not NULL and seen < budget:
-        attribute = _attribute(c_node, "class")
+        attribute = plain_attribute(c_node, "class")
         if attribute is not NULL and _filled(doc, c_node, attribute):
             found.append((seen, cetree.elementFactory(doc, c_node)))
         seen += 1
@@ -520,8 +512,8 @@ def head_links(head):
             and strcmp(name, "link") == 0
             and (c_node.ns is NULL or c_node.ns.href is NULL or c_node.ns.href[0] == 0)
         ):
-            rel_attribute = _attribute(c_node, "rel")
-            href_attribute = _attribute(c_node, "href")
+            rel_attribute = plain_attribute(c_node, "rel")
+            href_attribute = plain_attribute(c_node, "href")
             # No rel: no word to read; no href: skipped (an empty href too, below). A rel
             # without "next", "prev" or "first" in any ASCII case holds none of the words
             # ("previous" holds "prev"): only those letters in ASCII lower to them as a whole
@@ -548,17 +540,7 @@ def head_links(head):
 cdef bint _has_child_items(xmlNode* c_node) noexcept:
     """``len(element) != 0``: a child element, comment, entity reference or processing
     instruction (what lxml counts)."""
-    cdef xmlNode* child = c_node.children
-    while child is not NULL:
-        if (
-            child.type == tree.XML_ELEMENT_NODE
-            or child.type == tree.XML_COMMENT_NODE
-            or child.type == tree.XML_ENTITY_REF_NODE
-            or child.type == tree.XML_PI_NODE
-        ):
-            return True
-        child = child.next
-    return False
+    return item_from(c_node.children) is not NULL
 
 
 cdef str _whole_text(xmlNode* c_node, element):
@@ -608,23 +590,6 @@ def link_facts(list links):
     return found
 
 
-cdef inline bint _is_item(xmlNode* c_node) noexcept:
-    """What lxml counts as a child item: an element, comment, entity reference or PI."""
-    return (
-        c_node.type == tree.XML_ELEMENT_NODE
-        or c_node.type == tree.XML_COMMENT_NODE
-        or c_node.type == tree.XML_ENTITY_REF_NODE
-        or c_node.type == tree.XML_PI_NODE
-    )
-
-
-cdef inline xmlNode* _item_from(xmlNode* c_node) noexcept:
-    """`c_node` or its first following sibling that is an item, or NULL."""
-    while c_node is not NULL and not _is_item(c_node):
-        c_node = c_node.next
-    return c_node
-
-
 def text_pieces(scope, Py_ssize_t piece):
     """`dates._text_pieces_python`: ``scope.itertext()`` joined `piece` characters or a little
     more at a time, read without lxml's walk (an ``iterwalk`` with a proxy per node). The
@@ -646,7 +611,7 @@ def text_pieces(scope, Py_ssize_t piece):
         pieces.append(text)
         size += len(text)
     parent = top
-    cur = _item_from(top.children)
+    cur = item_from(top.children)
     while True:
         if size >= piece:
             yield "".join(pieces)
@@ -660,7 +625,7 @@ def text_pieces(scope, Py_ssize_t piece):
             if text is not None:
                 pieces.append(text)
                 size += len(text)
-            cur = _item_from(parent.next)
+            cur = item_from(parent.next)
             parent = parent.parent
             continue
         if cur.type == tree.XML_ELEMENT_NODE:
@@ -669,7 +634,7 @@ def text_pieces(scope, Py_ssize_t piece):
                 pieces.append(text)
                 size += len(text)
             parent = cur
-            cur = _item_from(cur.children)
+            cur = item_from(cur.children)
             continue
         if cur.type == tree.XML_ENTITY_REF_NODE:
             text = "&" + PyUnicode_DecodeUTF8(
@@ -685,7 +650,7 @@ def text_pieces(scope, Py_ssize_t piece):
         if text is not None:
             pieces.append(text)
             size += len(text)
-        cur = _item_from(cur.next)
+        cur = item_from(cur.next)
     if pieces:
         yield "".join(pieces)
 

@@ -18,6 +18,8 @@ cimport lxml.includes.etreepublic as cetree
 from lxml.includes cimport tree
 from lxml.includes.tree cimport xmlNode
 
+from newsspider.extraction.common._lxml_nodes cimport item_from
+
 cetree.import_lxml__etree()
 
 # What a walk found: the Python code must read this field (a node kind this walk does not
@@ -104,10 +106,10 @@ cdef class _Walk:
                 return 0
             # The next node in document order within `top` (elements only: text is read
             # with its element).
-            c_next = _first_node(c_node.children)
+            c_next = item_from(c_node.children)
             if c_next is NULL:
                 while c_node is not top:
-                    c_next = _first_node(c_node.next)
+                    c_next = item_from(c_node.next)
                     if c_next is not NULL:
                         break
                     c_node = c_node.parent
@@ -118,21 +120,6 @@ cdef class _Walk:
 
 cdef inline bint _ascii_space(unsigned char c) noexcept:
     return c == 32 or (9 <= c <= 13) or (28 <= c <= 31)
-
-
-cdef inline xmlNode* _first_node(xmlNode* c_node) noexcept:
-    """The first node from `c_node` on that lxml iterates (an element, comment, processing
-    instruction or entity reference), or NULL."""
-    while c_node is not NULL:
-        if (
-            c_node.type == tree.XML_ELEMENT_NODE
-            or c_node.type == tree.XML_COMMENT_NODE
-            or c_node.type == tree.XML_PI_NODE
-            or c_node.type == tree.XML_ENTITY_REF_NODE
-        ):
-            return c_node
-        c_node = c_node.next
-    return NULL
 
 
 cdef str _tag(xmlNode* c_node):
@@ -168,7 +155,7 @@ def box_around(
         if element is NULL:
             break
         if element.type != tree.XML_ELEMENT_NODE:
-            if _first_node(element) is element:  # lxml's parent: a node this walk does not read
+            if item_from(element) is element:  # lxml's parent: a node this walk does not read
                 return None
             break  # the document: no parent
         if element.ns is not NULL:  # a namespaced tag ("{...}name")
@@ -180,7 +167,7 @@ def box_around(
             return None
         if not fits:
             break
-        sibling = _first_node(element.children)
+        sibling = item_from(element.children)
         while sibling is not NULL:
             fits = walk.add(sibling.next)
             if fits == UNREAD:
@@ -191,7 +178,7 @@ def box_around(
                     return None
             if not fits:
                 return _found(field, box), walk.spent
-            sibling = _first_node(sibling.next)
+            sibling = item_from(sibling.next)
         if _tag(element) in block_tags:
             box = element
         child, element = element, element.parent

@@ -28,6 +28,8 @@ cimport lxml.includes.etreepublic as cetree
 from lxml.includes cimport tree
 from lxml.includes.tree cimport xmlAttr, xmlNode
 
+from newsspider.extraction.common._lxml_nodes cimport plain_attribute, single_text_value
+
 cetree.import_lxml__etree()
 
 # Tag kinds: the same numbers as segments.py's _INLINE, _BLOCK, _LINK, _BREAK_TAG, _HIDDEN and
@@ -579,19 +581,14 @@ cdef class _Walk:
 
     cdef object attribute(self, xmlNode* c_node, const char* name):
         """element.get(name): an attribute without namespace (xmlGetNoNsProp's rule), or None."""
-        cdef xmlAttr* attribute = c_node.properties
-        cdef xmlNode* child
-        while attribute is not NULL:
-            if attribute.ns is NULL and strcmp(<const char*> attribute.name, name) == 0:
-                child = attribute.children
-                if child is NULL:
-                    return ""
-                if child.next is NULL and child.type == tree.XML_TEXT_NODE and child.content is not NULL:
-                    return PyUnicode_DecodeUTF8(<const char*> child.content, strlen(<const char*> child.content), NULL)
-                # Entity references or several nodes: lxml puts the value together.
-                return cetree.elementFactory(self.doc, c_node).get(name.decode("ascii"))
-            attribute = attribute.next
-        return None
+        cdef xmlAttr* attribute = plain_attribute(c_node, name)
+        if attribute is NULL:
+            return None
+        value = single_text_value(attribute)
+        if value is not None:
+            return value
+        # Entity references or several nodes: lxml puts the value together.
+        return cetree.elementFactory(self.doc, c_node).get(name.decode("ascii"))
 
     cdef str tag_of(self, xmlNode* c_node, int* kind, int* flags):
         """The element's tag (lxml's _namespacedName), its kind (segments._tag_kind) and
