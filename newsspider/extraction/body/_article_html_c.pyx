@@ -39,6 +39,7 @@ from newsspider.extraction.common._lxml_nodes cimport (
     item_from,
     plain_attribute,
     single_text_value,
+    text_node_or_skip,
 )
 
 from lxml import etree
@@ -147,26 +148,14 @@ def bind(
 
 # --- libxml2's nodes, as lxml reads them ------------------------------------------------------
 
-cdef inline xmlNode* _text_node_or_skip(xmlNode* c_node) noexcept:
-    # lxml's _textNodeOrSkip.
-    while c_node is not NULL:
-        if c_node.type == tree.XML_TEXT_NODE or c_node.type == tree.XML_CDATA_SECTION_NODE:
-            return c_node
-        if c_node.type == tree.XML_XINCLUDE_START or c_node.type == tree.XML_XINCLUDE_END:
-            c_node = c_node.next
-        else:
-            return NULL
-    return NULL
-
-
 cdef object _collect_text(xmlNode* c_node):
     """lxml's _collectText: the text of the text nodes from ``c_node`` on (``.text`` from the
     first child, ``.tail`` from the next sibling), or None."""
     cdef bytes joined
-    c_node = _text_node_or_skip(c_node)
+    c_node = text_node_or_skip(c_node)
     if c_node is NULL:
         return None
-    if _text_node_or_skip(c_node.next) is NULL:
+    if text_node_or_skip(c_node.next) is NULL:
         if c_node.content is NULL:
             return ""
         return PyUnicode_DecodeUTF8(
@@ -176,7 +165,7 @@ cdef object _collect_text(xmlNode* c_node):
     while c_node is not NULL:
         if c_node.content is not NULL:
             joined += <bytes> (<const char*> c_node.content)
-        c_node = _text_node_or_skip(c_node.next)
+        c_node = text_node_or_skip(c_node.next)
     return joined.decode("utf-8")
 
 

@@ -22,25 +22,14 @@ cimport lxml.includes.etreepublic as cetree
 from lxml.includes cimport tree
 from lxml.includes.tree cimport xmlAttr, xmlNode
 
-from newsspider.extraction.common._lxml_nodes cimport plain_attribute, single_text_value
+from newsspider.extraction.common._lxml_nodes cimport (
+    element_from,
+    next_element,
+    plain_attribute,
+    single_text_value,
+)
 
 cetree.import_lxml__etree()
-
-
-cdef inline xmlNode* _element_from(xmlNode* c_node) noexcept:
-    """`c_node` or its first following sibling that is an element, or NULL."""
-    while c_node is not NULL and c_node.type != tree.XML_ELEMENT_NODE:
-        c_node = c_node.next
-    return c_node
-
-
-cdef inline xmlNode* _next_element(xmlNode* c_node, xmlNode* top) noexcept:
-    """The element after `c_node` in document order, as iter() walks below `top`."""
-    cdef xmlNode* following = _element_from(c_node.children)
-    while following is NULL and c_node is not top:
-        following = _element_from(c_node.next)
-        c_node = c_node.parent
-    return following
 
 
 cdef inline bint _is_link(xmlNode* c_node) noexcept:
@@ -78,7 +67,7 @@ def first_href(element):
     while c_node is not NULL:
         if _is_link(c_node):
             return _href(root._doc, c_node)
-        c_node = _next_element(c_node, top)
+        c_node = next_element(c_node, top)
     return None
 
 
@@ -135,5 +124,5 @@ def container_counts(element):
             terms += 1
         elif kind == CODE:
             code += 1
-        c_node = _next_element(c_node, top)
+        c_node = next_element(c_node, top)
     return anchors, images, code, terms

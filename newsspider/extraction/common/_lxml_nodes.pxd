@@ -49,3 +49,34 @@ cdef inline object single_text_value(xmlAttr* attribute):
     if child.next is NULL and child.type == tree.XML_TEXT_NODE and child.content is not NULL:
         return PyUnicode_DecodeUTF8(<const char*> child.content, strlen(<const char*> child.content), NULL)
     return None
+
+
+cdef inline xmlNode* element_from(xmlNode* c_node) noexcept:
+    """`c_node` or its first following sibling that is an element, or NULL."""
+    while c_node is not NULL and c_node.type != tree.XML_ELEMENT_NODE:
+        c_node = c_node.next
+    return c_node
+
+
+cdef inline xmlNode* next_element(xmlNode* c_node, xmlNode* top) noexcept:
+    """The element after `c_node` in document order, as iter() walks below `top`: its first
+    child element, else the next element after it or after its nearest ancestor below `top`
+    that has one; NULL at the end."""
+    cdef xmlNode* following = element_from(c_node.children)
+    while following is NULL and c_node is not top:
+        following = element_from(c_node.next)
+        c_node = c_node.parent
+    return following
+
+
+cdef inline xmlNode* text_node_or_skip(xmlNode* c_node) noexcept:
+    """lxml's _textNodeOrSkip: .text and .tail are the run of text and CDATA nodes (XInclude
+    marks skipped) that starts at the first child, or right after the element."""
+    while c_node is not NULL:
+        if c_node.type == tree.XML_TEXT_NODE or c_node.type == tree.XML_CDATA_SECTION_NODE:
+            return c_node
+        if c_node.type == tree.XML_XINCLUDE_START or c_node.type == tree.XML_XINCLUDE_END:
+            c_node = c_node.next
+        else:
+            return NULL
+    return NULL

@@ -26,7 +26,9 @@ from lxml.includes cimport tree
 from lxml.includes.tree cimport xmlAttr, xmlNode
 
 from newsspider.extraction.common._lxml_nodes cimport (
+    element_from,
     item_from,
+    next_element,
     plain_attribute,
     single_text_value,
 )
@@ -79,24 +81,6 @@ cdef int _kind(xmlNode* c_node) noexcept:
         return kind
     # iter("meta") matches no namespace or the empty one, whose tag "{}meta" is no scanned name.
     return OTHER if c_node.ns.href[0] == 0 else NOT_SCANNED
-
-
-cdef inline xmlNode* _element_from(xmlNode* c_node) noexcept:
-    """`c_node` or its first following sibling that is an element, or NULL."""
-    while c_node is not NULL and c_node.type != tree.XML_ELEMENT_NODE:
-        c_node = c_node.next
-    return c_node
-
-
-cdef inline xmlNode* _next_element(xmlNode* c_node, xmlNode* top) noexcept:
-    """The element after `c_node` in document order, as iter() walks below `top`: its first
-    child element, else the next element after it or after its nearest ancestor below `top`
-    that has one; NULL at the end."""
-    cdef xmlNode* following = _element_from(c_node.children)
-    while following is NULL and c_node is not top:
-        following = _element_from(c_node.next)
-        c_node = c_node.parent
-    return following
 
 
 cdef object _value(cetree._Document doc, xmlNode* c_node, xmlAttr* attribute):
@@ -235,7 +219,7 @@ def scan(root, element_text):
                 h1s.append(cetree.elementFactory(doc, c_node))
         elif kind != NOT_SCANNED and not title:
             title = element_text(cetree.elementFactory(doc, c_node))
-        c_node = _next_element(c_node, top)
+        c_node = next_element(c_node, top)
     return meta, links, jsonld, times, h1s, title
 
 
@@ -326,7 +310,7 @@ def byline_candidates(container, Py_ssize_t budget, author_class):
                     found.append(cetree.elementFactory(doc, c_node))
                     break
             attribute = attribute.next
-        c_node = _next_element(c_node, top)
+        c_node = next_element(c_node, top)
     return found
 
 
@@ -363,7 +347,7 @@ def first_breadcrumb(top_element, Py_ssize_t budget):
         attribute = plain_attribute(c_node, "itemtype")
         if attribute is not NULL and _value(doc, c_node, attribute).endswith("BreadcrumbList"):
             return cetree.elementFactory(doc, c_node), seen
-        c_node = _next_element(c_node, top)
+        c_node = next_element(c_node, top)
     return None, seen
 
 
@@ -446,7 +430,7 @@ def body_date_runs(scope, Py_ssize_t budget, dateish, Py_ssize_t most):
             if len(found) >= most:
                 break
         seen += 1
-        c_node = _next_element(c_node, top)
+        c_node = next_element(c_node, top)
     return found
 
 
@@ -482,7 +466,7 @@ def classed_elements(scope, Py_ssize_t budget):
         if attribute is not NULL and _filled(doc, c_node, attribute):
             found.append((seen, cetree.elementFactory(doc, c_node)))
         seen += 1
-        c_node = _next_element(c_node, top)
+        c_node = next_element(c_node, top)
     return found
 
 
@@ -533,7 +517,7 @@ def head_links(head):
                         rel = "prev" if word == "previous" else word
                         if rel == "next" or rel == "prev" or rel == "first":
                             found.setdefault(rel, str(href))
-        c_node = _next_element(c_node, top)
+        c_node = next_element(c_node, top)
     return found.get("next"), found.get("prev"), found.get("first")
 
 

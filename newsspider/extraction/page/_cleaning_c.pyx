@@ -18,7 +18,7 @@ cimport lxml.includes.etreepublic as cetree
 from lxml.includes cimport tree
 from lxml.includes.tree cimport xmlNode
 
-from newsspider.extraction.common._lxml_nodes cimport item_from
+from newsspider.extraction.common._lxml_nodes cimport element_from, item_from
 
 cetree.import_lxml__etree()
 
@@ -204,7 +204,7 @@ def ids_named(cetree._Element root, set names):
     cdef xmlNode* value
     cdef const char* content
     cdef list found = []
-    c_node = _first_element(top.children)
+    c_node = element_from(top.children)
     if c_node is NULL:
         return found
     while True:
@@ -224,19 +224,13 @@ def ids_named(cetree._Element root, set names):
                     found.append(cetree.elementFactory(root._doc, c_node))
             attribute = attribute.next
         # The next element in document order within the tree.
-        c_next = _first_element(c_node.children)
+        c_next = element_from(c_node.children)
         if c_next is NULL:
             while c_node is not top:
-                c_next = _first_element(c_node.next)
+                c_next = element_from(c_node.next)
                 if c_next is not NULL:
                     break
                 c_node = c_node.parent
             if c_next is NULL:
                 return found
         c_node = c_next
-
-
-cdef inline xmlNode* _first_element(xmlNode* c_node) noexcept:
-    while c_node is not NULL and c_node.type != tree.XML_ELEMENT_NODE:
-        c_node = c_node.next
-    return c_node

@@ -28,7 +28,12 @@ cimport lxml.includes.etreepublic as cetree
 from lxml.includes cimport tree
 from lxml.includes.tree cimport xmlAttr, xmlNode
 
-from newsspider.extraction.common._lxml_nodes cimport plain_attribute, single_text_value
+from newsspider.extraction.common._lxml_nodes cimport (
+    element_from,
+    plain_attribute,
+    single_text_value,
+    text_node_or_skip,
+)
 
 cetree.import_lxml__etree()
 
@@ -213,28 +218,6 @@ def count_dense_script(str text):
     for i in range(PyUnicode_GET_LENGTH(text)):
         count += _is_dense(PyUnicode_READ_CHAR(text, i))
     return count
-
-
-cdef inline xmlNode* _text_node_or_skip(xmlNode* c_node) noexcept:
-    # lxml's _textNodeOrSkip: .text and .tail are the run of text and CDATA nodes (XInclude
-    # marks skipped) that starts at the first child, or right after the element.
-    while c_node is not NULL:
-        if c_node.type == tree.XML_TEXT_NODE or c_node.type == tree.XML_CDATA_SECTION_NODE:
-            return c_node
-        if c_node.type == tree.XML_XINCLUDE_START or c_node.type == tree.XML_XINCLUDE_END:
-            c_node = c_node.next
-        else:
-            return NULL
-    return NULL
-
-
-cdef inline xmlNode* _element_from(xmlNode* c_node) noexcept:
-    # The next element node from here on. root.iter() also yields comments, processing
-    # instructions and entities, which the Python walk skips ("no text of its own, and no
-    # children"), their tails included.
-    while c_node is not NULL and c_node.type != tree.XML_ELEMENT_NODE:
-        c_node = c_node.next
-    return c_node
 
 
 cdef object _plain_value(xmlAttr* attribute):
@@ -439,11 +422,11 @@ cdef class _Walk:
         cdef Py_ssize_t start = self.text_length, i
         cdef bint nonspace = False
         cdef Py_UCS4 code
-        c_node = _text_node_or_skip(c_node)
+        c_node = text_node_or_skip(c_node)
         while c_node is not NULL:
             if c_node.content is not NULL:
                 self.append_utf8(<const unsigned char*> c_node.content, &nonspace)
-            c_node = _text_node_or_skip(c_node.next)
+            c_node = text_node_or_skip(c_node.next)
         if self.text_length == start:
             return 0  # no text, or ""
         # Blank text before any words only matters inside <pre>: normalising drops it.
@@ -843,13 +826,13 @@ cdef class _Walk:
         cdef unsigned int entered = 0
         self.enter(c_node)
         while True:
-            following = _element_from(c_node.children)
+            following = element_from(c_node.children)
             if following is NULL:
                 while True:
                     self.leave(c_node)
                     if c_node is c_root:
                         return 0
-                    following = _element_from(c_node.next)
+                    following = element_from(c_node.next)
                     if following is not NULL:
                         break
                     c_node = c_node.parent
